@@ -1,0 +1,3 @@
+//! One module per `koshogi` subcommand.
+
+pub mod info;

@@ -1,0 +1,14 @@
+# Sourced by the project scripts: installs/locates libtorch and points cargo at a target
+# directory in the per-user cache (shared by every clone and by CI, so rebuilds are incremental).
+# shellcheck shell=bash
+repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+export KOSHOGI_CACHE="${KOSHOGI_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/koshogi-zero}"
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$KOSHOGI_CACHE/target}"
+KOSHOGI_VENV="$(bash "$repo_root/scripts/setup-libtorch.sh")" || exit 1
+export KOSHOGI_VENV
+export KOSHOGI_PYTHON="$KOSHOGI_VENV/bin/python"
+if ! command -v cargo >/dev/null 2>&1; then
+  echo "error: cargo not found: install the Rust toolchain (https://rustup.rs) and retry." >&2
+  exit 1
+fi
+cd "$repo_root" || exit 1

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# The whole test suite: formatting, lints, and every crate's tests. Installs libtorch first if
+# needed (scripts/setup-libtorch.sh). This is the README's test command and what CI runs.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
+# Two cores: keep libtorch's intra-op pool from fighting the test harness's threads.
+export RUST_TEST_THREADS="${RUST_TEST_THREADS:-2}"
+export OMP_NUM_THREADS="${OMP_NUM_THREADS:-1}"
+echo "== cargo fmt --check"
+cargo fmt --all -- --check
+echo "== cargo clippy --all-targets -- -D warnings"
+cargo clippy --workspace --all-targets -- -D warnings
+echo "== cargo test"
+cargo test --workspace
