@@ -14,13 +14,20 @@ fn version_names_the_package_version() {
     let out = koshogi(&["--version"]);
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(text.trim(), format!("koshogi {}", env!("CARGO_PKG_VERSION")));
+    assert_eq!(
+        text.trim(),
+        format!("koshogi {}", env!("CARGO_PKG_VERSION"))
+    );
 }
 
 #[test]
 fn info_reports_device_libtorch_and_threads() {
     let out = koshogi(&["info"]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let text = String::from_utf8_lossy(&out.stdout);
     let device = text
         .lines()
@@ -32,7 +39,10 @@ fn info_reports_device_libtorch_and_threads() {
         .lines()
         .find_map(|l| l.strip_prefix("libtorch: "))
         .expect("a libtorch line");
-    assert!(libtorch.starts_with("2.13.0"), "libtorch version {libtorch}");
+    assert!(
+        libtorch.starts_with("2.13.0"),
+        "libtorch version {libtorch}"
+    );
     assert!(text.contains("intra-op threads: "));
 }
 

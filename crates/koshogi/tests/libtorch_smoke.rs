@@ -19,6 +19,12 @@ fn bfloat16_convolution_runs_on_cpu() {
     let out = input.conv2d(&weight, None::<Tensor>, [1, 1], [1, 1], [1, 1], 1);
     assert_eq!(out.size(), vec![1, 3, 5, 5]);
     // The centre sees all 2 x 3 x 3 ones.
-    let centre = out.get(0).get(0).get(2).get(2).to_kind(Kind::Float).double_value(&[]);
+    let centre = out
+        .get(0)
+        .get(0)
+        .get(2)
+        .get(2)
+        .to_kind(Kind::Float)
+        .double_value(&[]);
     assert_eq!(centre, 18.0);
 }
