@@ -7,6 +7,10 @@ export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$KOSHOGI_CACHE/target}"
 KOSHOGI_VENV="$(bash "$repo_root/scripts/setup-libtorch.sh")" || exit 1
 export KOSHOGI_VENV
 export KOSHOGI_PYTHON="$KOSHOGI_VENV/bin/python"
+# The same absolute LIBTORCH for every clone (instead of each clone's `.libtorch` link, which
+# `.cargo/config.toml` uses otherwise), so clones share one torch-sys build in the cache.
+LIBTORCH="$(readlink -f "$repo_root/.libtorch")"
+export LIBTORCH
 if ! command -v cargo >/dev/null 2>&1; then
   echo "error: cargo not found: install the Rust toolchain (https://rustup.rs) and retry." >&2
   exit 1

@@ -4,6 +4,8 @@
 //! sets up logging and turns errors into a message and a non-zero exit (never a panic).
 
 mod commands;
+mod interrupt;
+mod run_config;
 
 use clap::{Parser, Subcommand};
 
@@ -14,13 +16,43 @@ struct Cli {
     command: Command,
 }
 
+/// Listed in the order of a run: the main job and its parts, evaluation and export, then tools.
 #[derive(Subcommand)]
 enum Command {
+    /// The main job: self-play and training together (resumes when run again on a run directory).
+    Run(commands::run::RunArgs),
+    /// Play self-play games with the run's newest checkpoint and write replay shards.
+    Selfplay(commands::selfplay::SelfplayArgs),
+    /// Train the network on a run directory's replay shards (checkpoints, TensorBoard, resume).
+    Train(commands::train::TrainArgs),
+    /// Play matches between players (Elo ± 95 % CI, SPRT) or rate a run's checkpoints (--ladder).
+    Arena(commands::arena::ArenaArgs),
+    /// Export a checkpoint as TorchScript + safetensors + JSON model card for other clients.
+    Export(commands::export::ExportArgs),
+    /// Write a position's network input tensor and legal moves' policy legs (npy + JSON).
+    Encode(commands::encode::EncodeArgs),
+    /// Speak the engine line protocol on stdin/stdout (docs/engine-protocol.md).
+    Engine(commands::engine::EngineArgs),
+    /// Play against the engine in the terminal.
+    Play(commands::play::PlayArgs),
+    /// List every legal move of a position: notation, origin, resulting KSFEN (sorted).
+    Moves(commands::moves::MovesArgs),
+    /// Count legal move sequences to a depth (move generation check and speed).
+    Perft(commands::perft::PerftArgs),
+    /// Print a position (or a recorded game's position) as a board with its derived rules state.
+    Show(commands::show::ShowArgs),
+    /// Measure throughput with peak memory: `koshogi bench nn|search|train|arena`.
+    Bench(commands::bench::BenchArgs),
     /// Show the compute device, libtorch version and thread counts that would be used.
     Info(commands::info::InfoArgs),
 }
 
 fn main() {
+    // libgomp reads its wait policy when it is loaded, before `main`: restart once with idle
+    // OpenMP threads sleeping instead of spinning (5-10x faster inference on 2 shared cores).
+    if let Err(err) = koshogi_nn::hardware::reexec_with_passive_openmp_wait() {
+        eprintln!("warning: could not restart with OMP_WAIT_POLICY=PASSIVE ({err}); inference may be slow");
+    }
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
@@ -30,7 +62,19 @@ fn main() {
         .init();
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Arena(args) => commands::arena::run(args),
         Command::Info(args) => commands::info::run(args),
+        Command::Moves(args) => commands::moves::run(args),
+        Command::Perft(args) => commands::perft::run(args),
+        Command::Play(args) => commands::play::run(args),
+        Command::Encode(args) => commands::encode::run(args),
+        Command::Engine(args) => commands::engine::run(args),
+        Command::Export(args) => commands::export::run(args),
+        Command::Run(args) => commands::run::run(args),
+        Command::Selfplay(args) => commands::selfplay::run(args),
+        Command::Show(args) => commands::show::run(args),
+        Command::Train(args) => commands::train::run(args),
+        Command::Bench(args) => commands::bench::run(args),
     };
     if let Err(err) = result {
         eprintln!("error: {err:#}");

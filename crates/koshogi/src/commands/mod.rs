@@ -1,3 +1,15 @@
 //! One module per `koshogi` subcommand.
 
+pub mod arena;
+pub mod bench;
+pub mod encode;
+pub mod engine;
+pub mod export;
 pub mod info;
+pub mod moves;
+pub mod perft;
+pub mod play;
+pub mod run;
+pub mod selfplay;
+pub mod show;
+pub mod train;

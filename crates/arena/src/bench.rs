@@ -1,0 +1,215 @@
+//! `koshogi bench arena`: how fast matches run for each kind of player, with peak memory — the
+//! figures that say how many games an evaluation or a ladder can afford on this machine.
+//!
+//! Network players use a randomly initialised network of the chosen size (speed does not depend
+//! on the weights), saved as a temporary checkpoint and loaded the way `koshogi arena` loads one.
+
+use std::time::{Duration, Instant};
+
+use clap::Args;
+use koshogi_nn::checkpoint::save;
+use koshogi_nn::hardware::peak_resident_bytes;
+use koshogi_nn::{DeviceSpec, Model, ModelConfig, RuntimeConfig};
+use koshogi_rules::{Game, Move, RulesOptions};
+
+use crate::baselines::GreedyPlayer;
+use crate::koshogi_game::new_game;
+use crate::match_runner::{run_match, MatchSettings};
+use crate::network_players::{MctsPlayer, PolicyPlayer};
+use crate::player::{MoveRequest, Player, PlayerError, RandomPlayer};
+
+/// Options of `koshogi bench arena`.
+#[derive(Args, Clone, Debug)]
+pub struct ArenaBenchArgs {
+    /// Games per measured match.
+    #[arg(long, default_value_t = 16)]
+    pub games: usize,
+    /// Ply cap of every game.
+    #[arg(long, default_value_t = 200)]
+    pub max_plies: u32,
+    /// Games in flight (the network players' batch size is about half of this).
+    #[arg(long, default_value_t = 16)]
+    pub parallel: usize,
+    /// Network size for the policy and search players: tiny | cpu | gpu ("none" skips them).
+    #[arg(long, default_value = "cpu")]
+    pub model: String,
+    /// Simulations per move of the search player (0 skips it).
+    #[arg(long, default_value_t = 8)]
+    pub sims: u32,
+    /// Device for the network players: auto | cpu | cuda | cuda:N.
+    #[arg(long, default_value = "auto")]
+    pub device: String,
+    /// libtorch intra-op threads.
+    #[arg(long, default_value_t = 2)]
+    pub threads: i32,
+}
+
+/// Times the moves of the wrapped player.
+struct Timed<P> {
+    inner: P,
+    moves: u64,
+    calls: u64,
+    busy: Duration,
+}
+
+impl<P> Timed<P> {
+    fn new(inner: P) -> Self {
+        Self {
+            inner,
+            moves: 0,
+            calls: 0,
+            busy: Duration::ZERO,
+        }
+    }
+}
+
+impl<P: Player<Game>> Player<Game> for Timed<P> {
+    fn name(&self) -> String {
+        self.inner.name()
+    }
+
+    fn choose_moves(
+        &mut self,
+        requests: &[MoveRequest<'_, Game>],
+    ) -> Result<Vec<Move>, PlayerError> {
+        let start = Instant::now();
+        let moves = self.inner.choose_moves(requests)?;
+        self.busy += start.elapsed();
+        self.moves += requests.len() as u64;
+        self.calls += 1;
+        Ok(moves)
+    }
+}
+
+/// Plays one untimed match first when `warm_up` is set: oneDNN builds its kernels once per batch
+/// shape, and every batch size from 1 to `--parallel` occurs, so the first match of a network
+/// player measures mostly kernel creation, not play.
+fn measure<P: Player<Game>>(
+    label: &str,
+    player: P,
+    args: &ArenaBenchArgs,
+    warm_up: bool,
+) -> Result<P, String> {
+    let options = RulesOptions::default();
+    let mut settings = MatchSettings {
+        games: args.games,
+        max_plies: args.max_plies,
+        opening_plies: 4,
+        parallel_games: args.parallel.max(1),
+        seed: 2,
+        sprt: None,
+        output_dir: None,
+    };
+    let mut timed = Timed::new(player);
+    if warm_up {
+        let start = Instant::now();
+        run_match(
+            &|| new_game(&options, args.max_plies),
+            &mut timed,
+            &mut RandomPlayer::new(),
+            &settings,
+            &mut (),
+        )
+        .map_err(|e| e.to_string())?;
+        println!(
+            "{label:<28} warm-up match: {:.2} s",
+            start.elapsed().as_secs_f64()
+        );
+        timed = Timed::new(timed.inner);
+    }
+    settings.seed = 1;
+    let start = Instant::now();
+    let report = run_match(
+        &|| new_game(&options, args.max_plies),
+        &mut timed,
+        &mut RandomPlayer::new(),
+        &settings,
+        &mut (),
+    )
+    .map_err(|e| e.to_string())?;
+    let wall = start.elapsed().as_secs_f64();
+    let plies: u64 = report.games.iter().map(|g| u64::from(g.plies)).sum();
+    let busy = timed.busy.as_secs_f64();
+    println!(
+        "{label:<28} vs random: {:>3} games {:>7} plies in {wall:>7.2} s = {:>7.2} games/s {:>9.0} plies/s; \
+         its moves: {:>6} in {busy:>6.2} s = {:>8.1} moves/s, mean batch {:>5.1}; result {}",
+        report.games.len(),
+        plies,
+        report.games.len() as f64 / wall,
+        plies as f64 / wall,
+        timed.moves,
+        timed.moves as f64 / busy.max(1e-9),
+        timed.moves as f64 / timed.calls.max(1) as f64,
+        report.wdl
+    );
+    Ok(timed.inner)
+}
+
+pub fn run(args: &ArenaBenchArgs) -> Result<(), String> {
+    tch::set_num_threads(args.threads);
+    println!(
+        "koshogi bench arena: {} games per match, max {} plies, {} in flight, {} libtorch threads",
+        args.games, args.max_plies, args.parallel, args.threads
+    );
+    measure("random", RandomPlayer::named("random-a"), args, false)?;
+    measure("greedy", GreedyPlayer::new(), args, false)?;
+    let architecture = match args.model.as_str() {
+        "none" => None,
+        "tiny" => Some(ModelConfig::tiny()),
+        "cpu" => Some(ModelConfig::cpu_default()),
+        "gpu" => Some(ModelConfig::gpu_default()),
+        other => return Err(format!("--model {other}: expected tiny, cpu, gpu or none")),
+    };
+    if let Some(architecture) = architecture {
+        let device: DeviceSpec = args.device.parse().map_err(|e| format!("--device: {e}"))?;
+        let runtime = RuntimeConfig {
+            device,
+            ..RuntimeConfig::default()
+        };
+        let dir = std::env::temp_dir().join(format!("koshogi-bench-arena-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+        let card = dir.join("model.json");
+        let result = (|| -> Result<(), String> {
+            let model = Model::new(&architecture, tch::Device::Cpu).map_err(|e| e.to_string())?;
+            let rules = serde_json::to_value(RulesOptions::default()).map_err(|e| e.to_string())?;
+            save(&model, &card, 0, rules).map_err(|e| e.to_string())?;
+            let policy =
+                PolicyPlayer::load(&card, &runtime, "policy").map_err(|e| e.to_string())?;
+            println!(
+                "network: {} ({:?}), runtime {:?}",
+                args.model,
+                architecture,
+                runtime.resolve().ok()
+            );
+            measure("policy (random init)", policy, args, true)?;
+            if args.sims > 0 {
+                let config = MctsPlayer::evaluation_config(args.sims);
+                let mcts =
+                    MctsPlayer::load(&card, &runtime, config, "mcts").map_err(|e| e.to_string())?;
+                let label = format!("mcts {} sims (random init)", args.sims);
+                let mcts = measure(&label, mcts, args, true)?;
+                let stats = mcts.driver_stats();
+                println!(
+                    "  search driver (warm-up + timed match): {} batches, {} positions evaluated \
+                     (mean batch {:.1}), evaluator busy {:.2} s = {:.0} positions/s",
+                    stats.batches,
+                    stats.evaluated,
+                    stats.evaluated as f64 / stats.batches.max(1) as f64,
+                    stats.evaluator_busy.as_secs_f64(),
+                    stats.evaluated as f64 / stats.evaluator_busy.as_secs_f64().max(1e-9)
+                );
+            }
+            Ok(())
+        })();
+        let _ = std::fs::remove_dir_all(&dir);
+        result?;
+    }
+    match peak_resident_bytes() {
+        Some(bytes) => println!(
+            "peak resident memory (VmHWM): {:.1} MiB",
+            bytes as f64 / (1 << 20) as f64
+        ),
+        None => println!("peak resident memory: unavailable"),
+    }
+    Ok(())
+}

@@ -1,0 +1,56 @@
+//! Ko shogi in the arena: [`ArenaGame`] for `koshogi_rules::Game`.
+//!
+//! Records use the rules crate's Hodges-style notation (§11.1, disambiguated against the legal
+//! moves) and its termination texts, so an arena record is a valid
+//! `koshogi_rules::game_record::GameRecord` (same layout and tags, plus `Game` and
+//! `OpeningPlies`) that `koshogi show --game FILE` can replay.
+
+use koshogi_rules::game_record::termination_text;
+use koshogi_rules::notation::format_hodges;
+use koshogi_rules::{Color, Game, Move, RulesOptions};
+
+use crate::game::{ArenaGame, GameEnd, Side};
+
+/// A new game from the standard start position under `options`, carrying the arena's ply cap
+/// (network players see the cap in their input features, and the search values it exactly).
+pub fn new_game(options: &RulesOptions, max_plies: u32) -> Game {
+    Game::new(*options).with_max_plies(Some(max_plies))
+}
+
+pub fn side_of(color: Color) -> Side {
+    match color {
+        Color::Black => Side::First,
+        Color::White => Side::Second,
+    }
+}
+
+impl ArenaGame for Game {
+    type Move = Move;
+
+    fn legal_moves(&self, out: &mut Vec<Move>) {
+        self.position().generate_moves(self.options(), out);
+    }
+
+    fn play(&mut self, mv: Move) {
+        Game::play(self, mv);
+    }
+
+    fn end(&self) -> Option<GameEnd> {
+        self.outcome().map(|outcome| GameEnd {
+            winner: outcome.winner().map(side_of),
+            reason: termination_text(outcome).to_string(),
+        })
+    }
+
+    fn side_to_move(&self) -> Side {
+        side_of(self.position().side_to_move())
+    }
+
+    fn position_text(&self) -> String {
+        self.position().to_ksfen(true)
+    }
+
+    fn move_text(&self, mv: Move, legal: &[Move]) -> String {
+        format_hodges(self.position(), legal, &mv)
+    }
+}

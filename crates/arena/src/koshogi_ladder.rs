@@ -1,0 +1,212 @@
+//! `koshogi arena --ladder <run>`: rate every checkpoint of a training run (see
+//! [`crate::ladder_run`] for the pairing scheme and the files).
+//!
+//! The anchor (Elo 0) is the random-initialised network: the run's `step-000000000` checkpoint
+//! if it has one, otherwise a network with the run's architecture initialised from torch seed 0,
+//! saved once as `<run>/arena/random-init/model.json` so every later ladder run rates against
+//! the very same weights.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use koshogi_mcts::SearchConfig;
+use koshogi_nn::checkpoint::{read_card, save};
+use koshogi_nn::{Model, RuntimeConfig};
+use koshogi_rules::Game;
+
+use crate::koshogi_game::new_game;
+use crate::ladder::Rating;
+use crate::ladder_run::{
+    ladder_pairs, list_checkpoints, play_missing_games, rate_games, write_ladder_csv, LadderError,
+    LadderPaths,
+};
+use crate::match_runner::{MatchObserver, MatchSettings};
+use crate::network_players::{card_rules_options, resolve_card, MctsPlayer, PolicyPlayer};
+use crate::player::Player;
+use crate::record::read_games_csv;
+
+/// Name of the synthesised anchor when the run has no step-0 checkpoint.
+pub const RANDOM_INIT_NAME: &str = "random-init";
+
+/// How the checkpoints play in the ladder.
+#[derive(Clone, Debug, PartialEq)]
+pub enum LadderPlayerKind {
+    /// Raw policy, no search (cheap; the default).
+    Policy,
+    /// Tree search with this configuration.
+    Mcts(SearchConfig),
+}
+
+#[derive(Clone, Debug)]
+pub struct RunLadderSettings {
+    pub games_per_pair: usize,
+    /// `games`, `output_dir` are set per pairing; the rest applies to every game.
+    pub match_settings: MatchSettings,
+    pub player: LadderPlayerKind,
+    pub runtime: RuntimeConfig,
+    /// Virtual draws per pairing in the rating fit (see [`crate::ladder`]).
+    pub virtual_draws_per_pair: f64,
+    /// Also write the ratings to TensorBoard under `<run>/tensorboard/arena`.
+    pub tensorboard: bool,
+}
+
+impl Default for RunLadderSettings {
+    fn default() -> Self {
+        Self {
+            games_per_pair: 40,
+            match_settings: MatchSettings::default(),
+            player: LadderPlayerKind::Policy,
+            runtime: RuntimeConfig::default(),
+            virtual_draws_per_pair: 1.0,
+            tensorboard: true,
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct RunLadderResult {
+    pub anchor: String,
+    pub games_played: usize,
+    /// All rated players, in checkpoint order (anchor first).
+    pub ratings: Vec<Rating>,
+    pub steps: HashMap<String, u64>,
+    pub ladder_csv: PathBuf,
+}
+
+fn player_error(name: &str, message: impl ToString) -> LadderError {
+    LadderError::Player {
+        name: name.to_string(),
+        message: message.to_string(),
+    }
+}
+
+/// Plays the missing ladder games of `run_dir` and rates all checkpoints.
+pub fn run_ladder(
+    run_dir: &Path,
+    settings: &RunLadderSettings,
+    observer: &mut dyn MatchObserver,
+) -> Result<RunLadderResult, LadderError> {
+    let paths = LadderPaths::new(run_dir);
+    let entries = list_checkpoints(&paths.checkpoints_dir())?;
+    if entries.is_empty() {
+        return Err(LadderError::NoCheckpoints(paths.checkpoints_dir()));
+    }
+    let mut cards: Vec<(String, PathBuf)> = Vec::new();
+    let mut steps = HashMap::new();
+    for entry in &entries {
+        let card = resolve_card(&entry.path).map_err(|e| player_error(&entry.name, e))?;
+        cards.push((entry.name.clone(), card));
+        steps.insert(entry.name.clone(), entry.step);
+    }
+    let first_card = read_card(&cards[0].1).map_err(|e| player_error(&cards[0].0, e))?;
+    let rules = card_rules_options(&first_card);
+
+    let anchor = if entries[0].step == 0 {
+        entries[0].name.clone()
+    } else {
+        let card_path = paths.arena_dir().join(RANDOM_INIT_NAME).join("model.json");
+        if !card_path.is_file() {
+            std::fs::create_dir_all(card_path.parent().expect("has a parent")).map_err(
+                |source| LadderError::Io {
+                    path: card_path.clone(),
+                    source,
+                },
+            )?;
+            tch::manual_seed(0);
+            let model = Model::new(&first_card.architecture, tch::Device::Cpu)
+                .map_err(|e| player_error(RANDOM_INIT_NAME, e))?;
+            save(&model, &card_path, 0, first_card.rules_options.clone())
+                .map_err(|e| player_error(RANDOM_INIT_NAME, e))?;
+            tracing::info!(path = %card_path.display(), "saved the random-initialised anchor network");
+        }
+        cards.insert(0, (RANDOM_INIT_NAME.to_string(), card_path));
+        steps.insert(RANDOM_INIT_NAME.to_string(), 0);
+        RANDOM_INIT_NAME.to_string()
+    };
+
+    let names: Vec<String> = cards.iter().map(|(n, _)| n.clone()).collect();
+    let pairs = ladder_pairs(&names, &anchor);
+    let card_of: HashMap<String, PathBuf> = cards.into_iter().collect();
+    let max_plies = settings.match_settings.max_plies;
+    let new_koshogi_game = move || -> Game { new_game(&rules, max_plies) };
+    let mut make_player = |name: &str| -> Result<Box<dyn Player<Game>>, LadderError> {
+        let card = card_of
+            .get(name)
+            .ok_or_else(|| player_error(name, "not a checkpoint of this run"))?;
+        Ok(match &settings.player {
+            LadderPlayerKind::Policy => Box::new(
+                PolicyPlayer::load(card, &settings.runtime, name)
+                    .map_err(|e| player_error(name, e))?,
+            ),
+            LadderPlayerKind::Mcts(config) => Box::new(
+                MctsPlayer::load(card, &settings.runtime, config.clone(), name)
+                    .map_err(|e| player_error(name, e))?,
+            ),
+        })
+    };
+    let games_played = play_missing_games(
+        &paths,
+        &pairs,
+        settings.games_per_pair,
+        &settings.match_settings,
+        &new_koshogi_game,
+        &mut make_player,
+        observer,
+    )?;
+
+    let rows = read_games_csv(&paths.games_csv())?;
+    let mut ratings = rate_games(&rows, &anchor, settings.virtual_draws_per_pair)?;
+    ratings.sort_by_key(|r| {
+        (
+            steps.get(&r.name).copied().unwrap_or(u64::MAX),
+            r.name != anchor,
+        )
+    });
+    write_ladder_csv(&paths.ladder_csv(), &ratings, &steps)?;
+    if settings.tensorboard {
+        write_tensorboard(&paths, &ratings, &steps, &anchor);
+    }
+    Ok(RunLadderResult {
+        anchor,
+        games_played,
+        ratings,
+        steps,
+        ladder_csv: paths.ladder_csv(),
+    })
+}
+
+/// `arena/elo` and `arena/elo_stderr` at each checkpoint's training step. Best effort: a
+/// TensorBoard failure is logged, never fatal (the CSV is the record).
+fn write_tensorboard(
+    paths: &LadderPaths,
+    ratings: &[Rating],
+    steps: &HashMap<String, u64>,
+    anchor: &str,
+) {
+    let mut writer = match koshogi_metrics::EventWriter::create(&paths.tensorboard_dir()) {
+        Ok(w) => w,
+        Err(e) => {
+            tracing::warn!("TensorBoard ratings not written: {e}");
+            return;
+        }
+    };
+    for rating in ratings {
+        let Some(&step) = steps.get(&rating.name) else {
+            continue;
+        };
+        if rating.name == anchor && rating.name == RANDOM_INIT_NAME {
+            continue;
+        }
+        let values = [
+            ("arena/elo", rating.elo),
+            ("arena/elo_stderr", rating.stderr),
+        ];
+        if let Err(e) = writer.add_scalars(step as i64, &values) {
+            tracing::warn!("TensorBoard ratings not written: {e}");
+            return;
+        }
+    }
+    if let Err(e) = writer.sync() {
+        tracing::warn!("TensorBoard ratings not synced: {e}");
+    }
+}

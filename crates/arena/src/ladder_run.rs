@@ -1,0 +1,360 @@
+//! The ladder of a training run: play the checkpoints of `<run>/checkpoints/` against each other,
+//! keep every game in `<run>/arena/games.csv`, and rate them all jointly ([`crate::ladder`]).
+//!
+//! Which games: each checkpoint plays its predecessor and the anchor (the random-initialised
+//! network), `games_per_pair` games per pairing. This connects every checkpoint to the anchor
+//! through two routes, costs O(checkpoints) games rather than O(checkpoints²), and is
+//! incremental: pairings that already have their games in `games.csv` are not replayed, so
+//! running the ladder after each new checkpoint only plays the new pairings.
+//!
+//! Files under `<run>/arena/`: `games.csv` (one line per game, all pairings, appended atomically
+//! after each pairing), `ladder.csv` (name, step, Elo, standard error, games, points), and
+//! `games/<a>_vs_<b>/game-NNNNNN.txt` records.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use crate::atomic::{append_lines_atomic, write_atomic};
+use crate::game::ArenaGame;
+use crate::ladder::{Rating, RatingError, RatingPool};
+use crate::match_runner::{run_match, MatchError, MatchObserver, MatchSettings};
+use crate::player::{derive_seed, Player, Renamed};
+use crate::record::{games_csv_line, read_games_csv, GameRow, GamesCsvError, GAMES_CSV_HEADER};
+
+#[derive(Debug, thiserror::Error)]
+pub enum LadderError {
+    #[error("{path}")]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error(transparent)]
+    GamesCsv(#[from] GamesCsvError),
+    #[error(transparent)]
+    Match(#[from] MatchError),
+    #[error(transparent)]
+    Rating(#[from] RatingError),
+    #[error("cannot create player `{name}`: {message}")]
+    Player { name: String, message: String },
+    #[error("no checkpoints (step-* directories) under {0}")]
+    NoCheckpoints(PathBuf),
+}
+
+/// One checkpoint directory of the run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CheckpointEntry {
+    /// Directory name, e.g. `step-000001200` (also the player's name in the ladder).
+    pub name: String,
+    pub step: u64,
+    pub path: PathBuf,
+}
+
+/// The files of a run's ladder.
+#[derive(Clone, Debug)]
+pub struct LadderPaths {
+    pub run_dir: PathBuf,
+}
+
+impl LadderPaths {
+    pub fn new(run_dir: &Path) -> Self {
+        Self {
+            run_dir: run_dir.to_path_buf(),
+        }
+    }
+    pub fn checkpoints_dir(&self) -> PathBuf {
+        self.run_dir.join("checkpoints")
+    }
+    pub fn arena_dir(&self) -> PathBuf {
+        self.run_dir.join("arena")
+    }
+    pub fn games_csv(&self) -> PathBuf {
+        self.arena_dir().join("games.csv")
+    }
+    pub fn ladder_csv(&self) -> PathBuf {
+        self.arena_dir().join("ladder.csv")
+    }
+    pub fn records_dir(&self, a: &str, b: &str) -> PathBuf {
+        self.arena_dir().join("games").join(format!("{a}_vs_{b}"))
+    }
+    pub fn tensorboard_dir(&self) -> PathBuf {
+        self.run_dir.join("tensorboard").join("arena")
+    }
+}
+
+/// Complete checkpoints (`step-<n>` directories; temporary `.tmp-*` ones are skipped), by step.
+pub fn list_checkpoints(checkpoints_dir: &Path) -> Result<Vec<CheckpointEntry>, LadderError> {
+    let io = |source| LadderError::Io {
+        path: checkpoints_dir.to_path_buf(),
+        source,
+    };
+    let mut entries = Vec::new();
+    for entry in std::fs::read_dir(checkpoints_dir).map_err(io)? {
+        let entry = entry.map_err(io)?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Some(step) = name
+            .strip_prefix("step-")
+            .and_then(|s| s.parse::<u64>().ok())
+        else {
+            continue;
+        };
+        if entry.path().is_dir() {
+            entries.push(CheckpointEntry {
+                name,
+                step,
+                path: entry.path(),
+            });
+        }
+    }
+    entries.sort_by_key(|e| e.step);
+    Ok(entries)
+}
+
+/// Pairings to play: each player (in order) against its predecessor and against `anchor`.
+/// Returned as (newer, older) without duplicates.
+pub fn ladder_pairs(players: &[String], anchor: &str) -> Vec<(String, String)> {
+    let mut pairs: Vec<(String, String)> = Vec::new();
+    let mut push = |a: &str, b: &str| {
+        if a != b
+            && !pairs
+                .iter()
+                .any(|(x, y)| (x == a && y == b) || (x == b && y == a))
+        {
+            pairs.push((a.to_string(), b.to_string()));
+        }
+    };
+    for (i, player) in players.iter().enumerate() {
+        if i > 0 {
+            push(player, &players[i - 1]);
+        }
+        push(player, anchor);
+    }
+    pairs
+}
+
+/// Builds a player from its ladder name.
+pub type PlayerFactory<'a, G> = dyn FnMut(&str) -> Result<Box<dyn Player<G>>, LadderError> + 'a;
+
+/// Games already played between `a` and `b` (either colours).
+pub fn games_between(rows: &[GameRow], a: &str, b: &str) -> usize {
+    rows.iter()
+        .filter(|r| (r.black == a && r.white == b) || (r.black == b && r.white == a))
+        .count()
+}
+
+/// Plays the games each pairing still lacks and appends them to `games.csv`. `make_player`
+/// builds a player by ladder name (it plays under that name whatever its own); players are
+/// built once and reused across pairings.
+/// Returns the number of games played.
+pub fn play_missing_games<G: ArenaGame>(
+    paths: &LadderPaths,
+    pairs: &[(String, String)],
+    games_per_pair: usize,
+    settings: &MatchSettings,
+    new_game: &dyn Fn() -> G,
+    make_player: &mut PlayerFactory<'_, G>,
+    observer: &mut dyn MatchObserver,
+) -> Result<usize, LadderError> {
+    let mut players: HashMap<String, Box<dyn Player<G>>> = HashMap::new();
+    let mut played = 0;
+    for (a, b) in pairs {
+        let rows = read_games_csv(&paths.games_csv())?;
+        let have = games_between(&rows, a, b);
+        if have >= games_per_pair {
+            continue;
+        }
+        for name in [a, b] {
+            if !players.contains_key(name) {
+                let player: Box<dyn Player<G>> = Box::new(Renamed {
+                    name: name.clone(),
+                    inner: make_player(name)?,
+                });
+                players.insert(name.clone(), player);
+            }
+        }
+        let mut player_a = players.remove(a).expect("built above");
+        let mut player_b = players.remove(b).expect("built above");
+        let mut pair_settings = settings.clone();
+        pair_settings.games = games_per_pair - have;
+        // New games of a pairing get fresh openings: seed by pairing and games already played.
+        let pair_hash = a
+            .bytes()
+            .chain([0])
+            .chain(b.bytes())
+            .fold(0u64, |h, c| h.wrapping_mul(0x100_0000_01b3) ^ c as u64);
+        pair_settings.seed = derive_seed(settings.seed, &[pair_hash, have as u64]);
+        pair_settings.output_dir = Some(paths.records_dir(a, b).join(format!("from-{have:06}")));
+        tracing::info!(a = %a, b = %b, games = pair_settings.games, "ladder pairing");
+        let result = run_match(
+            new_game,
+            player_a.as_mut(),
+            player_b.as_mut(),
+            &pair_settings,
+            observer,
+        );
+        players.insert(a.clone(), player_a);
+        players.insert(b.clone(), player_b);
+        let report = result?;
+        let arena_dir = paths.arena_dir();
+        let lines: Vec<String> = report
+            .games
+            .iter()
+            .map(|g| {
+                let record = g
+                    .record
+                    .as_deref()
+                    .map(|p| p.strip_prefix(&arena_dir).unwrap_or(p).to_path_buf());
+                games_csv_line(
+                    &g.black,
+                    &g.white,
+                    g.winner,
+                    g.plies,
+                    &g.termination,
+                    record.as_deref(),
+                )
+            })
+            .collect();
+        append_lines_atomic(&paths.games_csv(), GAMES_CSV_HEADER, &lines).map_err(|source| {
+            LadderError::Io {
+                path: paths.games_csv(),
+                source,
+            }
+        })?;
+        played += report.games.len();
+    }
+    Ok(played)
+}
+
+/// Maximum-likelihood ratings of everyone in `rows`, `anchor` = 0.
+pub fn rate_games(
+    rows: &[GameRow],
+    anchor: &str,
+    virtual_draws_per_pair: f64,
+) -> Result<Vec<Rating>, RatingError> {
+    let mut pool = RatingPool::new();
+    pool.virtual_draws_per_pair = virtual_draws_per_pair;
+    pool.player(anchor);
+    for row in rows {
+        pool.add_game(&row.black, &row.white, row.black_score);
+    }
+    pool.fit(anchor)
+}
+
+/// Writes `ladder.csv` (atomically): one line per rating, with the checkpoint step if known.
+pub fn write_ladder_csv(
+    path: &Path,
+    ratings: &[Rating],
+    steps: &HashMap<String, u64>,
+) -> Result<(), LadderError> {
+    let mut text = String::from("name,step,elo,stderr,games,points\n");
+    let mut sorted: Vec<&Rating> = ratings.iter().collect();
+    sorted.sort_by_key(|r| {
+        (
+            steps.get(&r.name).copied().unwrap_or(u64::MAX),
+            r.name.clone(),
+        )
+    });
+    for r in sorted {
+        let step = steps
+            .get(&r.name)
+            .map(|s| s.to_string())
+            .unwrap_or_default();
+        text.push_str(&format!(
+            "{},{},{:.1},{:.1},{},{}\n",
+            r.name, step, r.elo, r.stderr, r.games, r.points
+        ));
+    }
+    write_atomic(path, text.as_bytes()).map_err(|source| LadderError::Io {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::player::RandomPlayer;
+    use crate::toy::{race, Careful};
+
+    #[test]
+    fn pairs_chain_each_player_to_its_predecessor_and_the_anchor() {
+        let names: Vec<String> = ["step-0", "step-5", "step-10"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let pairs = ladder_pairs(&names, "step-0");
+        assert_eq!(
+            pairs,
+            vec![
+                ("step-5".to_string(), "step-0".to_string()),
+                ("step-10".to_string(), "step-5".to_string()),
+                ("step-10".to_string(), "step-0".to_string()),
+            ]
+        );
+    }
+
+    #[test]
+    fn checkpoints_are_listed_by_step_and_temporaries_skipped() {
+        let dir = tempfile::tempdir().unwrap();
+        for name in [
+            "step-000000500",
+            "step-000000000",
+            ".tmp-step-000001000-7",
+            "step-000000100",
+        ] {
+            std::fs::create_dir(dir.path().join(name)).unwrap();
+        }
+        std::fs::write(
+            dir.path().join("step-000009999"),
+            "a file, not a checkpoint",
+        )
+        .unwrap();
+        let steps: Vec<u64> = list_checkpoints(dir.path())
+            .unwrap()
+            .iter()
+            .map(|e| e.step)
+            .collect();
+        assert_eq!(steps, vec![0, 100, 500]);
+    }
+
+    #[test]
+    fn ladder_plays_only_missing_games_and_rates_everyone() {
+        let dir = tempfile::tempdir().unwrap();
+        let paths = LadderPaths::new(dir.path());
+        let names: Vec<String> = ["weak", "strong"].iter().map(|s| s.to_string()).collect();
+        let pairs = ladder_pairs(&names, "weak");
+        let settings = MatchSettings {
+            max_plies: 40,
+            opening_plies: 1,
+            parallel_games: 8,
+            ..MatchSettings::default()
+        };
+        let mut make = |name: &str| -> Result<Box<dyn Player<crate::toy::Race>>, LadderError> {
+            Ok(match name {
+                "strong" => Box::new(Careful),
+                _ => Box::new(RandomPlayer::named(name)),
+            })
+        };
+        let played =
+            play_missing_games(&paths, &pairs, 40, &settings, &race, &mut make, &mut ()).unwrap();
+        assert_eq!(played, 40);
+        // Second run: nothing left to play.
+        let again =
+            play_missing_games(&paths, &pairs, 40, &settings, &race, &mut make, &mut ()).unwrap();
+        assert_eq!(again, 0);
+        // A larger budget plays only the difference.
+        let more =
+            play_missing_games(&paths, &pairs, 50, &settings, &race, &mut make, &mut ()).unwrap();
+        assert_eq!(more, 10);
+        let rows = read_games_csv(&paths.games_csv()).unwrap();
+        assert_eq!(rows.len(), 50);
+        let ratings = rate_games(&rows, "weak", 1.0).unwrap();
+        let strong = ratings.iter().find(|r| r.name == "strong").unwrap();
+        assert!(strong.elo > 100.0, "{strong:?}");
+        assert_eq!(ratings.iter().find(|r| r.name == "weak").unwrap().elo, 0.0);
+        let steps = HashMap::from([("weak".to_string(), 0u64), ("strong".to_string(), 10)]);
+        write_ladder_csv(&paths.ladder_csv(), &ratings, &steps).unwrap();
+        let csv = std::fs::read_to_string(paths.ladder_csv()).unwrap();
+        assert!(csv.starts_with("name,step,elo,stderr,games,points\nweak,0,0.0,0.0,50,"));
+        assert!(csv.contains("\nstrong,10,"));
+    }
+}

@@ -1,0 +1,51 @@
+//! koshogi-arena: measuring playing strength (`koshogi arena`, `docs/arena.md`).
+//!
+//! Statistics (pure math):
+//! * [`elo`]: score → Elo with a 95 % confidence interval and likelihood of superiority;
+//! * [`sprt`]: sequential probability ratio test (fishtest-style GSPRT, trinomial/pentanomial);
+//! * [`ladder`]: maximum-likelihood Bradley–Terry ratings of many players.
+//!
+//! Matches, for any [`ArenaGame`] (tested on a toy game, used with Ko shogi):
+//! * [`game`], [`player`], [`match_runner`]: paired openings, alternating colours, many games in
+//!   parallel with batched move requests, adjudication, SPRT stopping; [`record`]s;
+//! * [`gate`](mod@gate): should a candidate replace the incumbent; [`ladder_run`]: rate a run's players.
+//!
+//! Ko shogi:
+//! * [`koshogi_game`] (the [`ArenaGame`] impl), [`baselines`] (random, greedy material),
+//!   [`network_players`] (raw policy, tree search), [`player_spec`] + [`players`] (the
+//!   `random | greedy | policy:<ckpt> | mcts:<ckpt>[:sims]` syntax), [`koshogi_ladder`]
+//!   (`--ladder <run>`), [`koshogi_gate`] (gating two checkpoints), [`bench`](mod@bench)
+//!   (`koshogi bench arena`).
+
+pub mod atomic;
+pub mod baselines;
+pub mod bench;
+pub mod elo;
+pub mod game;
+pub mod gate;
+pub mod koshogi_game;
+pub mod koshogi_gate;
+pub mod koshogi_ladder;
+pub mod ladder;
+pub mod ladder_run;
+pub mod match_runner;
+pub mod network_players;
+pub mod player;
+pub mod player_spec;
+pub mod players;
+pub mod record;
+pub mod sprt;
+#[cfg(test)]
+pub(crate) mod toy;
+
+pub use baselines::GreedyPlayer;
+pub use elo::{EloEstimate, GameScore, WinDrawLoss};
+pub use game::{ArenaGame, GameEnd, Side};
+pub use gate::{gate, GateResult, GateSettings};
+pub use ladder::{Rating, RatingError, RatingPool};
+pub use match_runner::{
+    run_match, GameSummary, MatchError, MatchObserver, MatchReport, MatchSettings,
+};
+pub use player::{MoveRequest, Player, PlayerError, RandomPlayer};
+pub use player_spec::{PlayerSpec, PlayerSpecError};
+pub use sprt::{PairCounts, SprtDecision, SprtSettings, SprtStatus};

@@ -1,0 +1,654 @@
+//! Playing a match between two players: paired openings, alternating colours, many games at
+//! once, `max_plies` adjudication, optional SPRT stopping, records.
+//!
+//! Schedule: game `i` uses opening `i / 2`; in even games player A has the first move, in odd
+//! games player B, so every opening is played once with each colour (and pairs feed the
+//! pentanomial SPRT). An opening is `opening_plies` uniformly random legal moves from the start
+//! position, drawn from an RNG seeded by (match seed, opening index) — reproducible and different
+//! for every pair.
+//!
+//! Parallelism: up to `parallel_games` games are in flight. Each round asks player A for moves in
+//! all games where it is to move (one batched call), plays them, then does the same for B. So a
+//! network player evaluates `parallel_games / 2` positions per call on average.
+//!
+//! A game ends by the rules, by `max_plies` (counting all plies from the start position,
+//! opening included: adjudicated a draw), or when the side to move has no legal move (a loss,
+//! as in Ko shogi's KS-default).
+
+use std::path::PathBuf;
+
+use rand::seq::IndexedRandom;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use crate::atomic::write_atomic;
+use crate::elo::{EloEstimate, GameScore, WinDrawLoss};
+use crate::game::{ArenaGame, GameEnd, Side};
+use crate::player::{derive_seed, MoveRequest, Player, PlayerError};
+use crate::record::{games_csv_line, GameRecord, GAMES_CSV_HEADER};
+use crate::sprt::{PairCounts, SprtDecision, SprtSettings, SprtStatus};
+
+/// How a match is played.
+#[derive(Clone, Debug)]
+pub struct MatchSettings {
+    /// Games to play (the SPRT may stop earlier). Rounded up to an even number so every opening
+    /// is played with both colours.
+    pub games: usize,
+    /// Plies after which an unfinished game is adjudicated a draw.
+    pub max_plies: u32,
+    /// Random plies at the start of each opening.
+    pub opening_plies: u32,
+    /// Games in flight at once.
+    pub parallel_games: usize,
+    pub seed: u64,
+    pub sprt: Option<SprtSettings>,
+    /// Where records (`game-NNNNNN.txt`) and `games.csv` go; `None` = keep nothing on disk.
+    pub output_dir: Option<PathBuf>,
+}
+
+impl Default for MatchSettings {
+    fn default() -> Self {
+        Self {
+            games: 100,
+            max_plies: 400,
+            opening_plies: 4,
+            parallel_games: 32,
+            seed: 0,
+            sprt: None,
+            output_dir: None,
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum MatchError {
+    #[error(transparent)]
+    Player(#[from] PlayerError),
+    #[error("player `{player}` chose an illegal move {mv} in game {game_index}")]
+    IllegalMove {
+        player: String,
+        mv: String,
+        game_index: usize,
+    },
+    #[error("writing game records: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// One finished game.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct GameSummary {
+    pub game_index: usize,
+    pub black: String,
+    pub white: String,
+    /// Which seat player A had.
+    pub a_side: Side,
+    /// Result for player A.
+    #[serde(skip)]
+    pub score_a: GameScore,
+    pub winner: Option<Side>,
+    pub plies: u32,
+    pub termination: String,
+    pub record: Option<PathBuf>,
+}
+
+/// Running and final results of a match, from player A's point of view.
+#[derive(Clone, Debug)]
+pub struct MatchReport {
+    pub player_a: String,
+    pub player_b: String,
+    pub wdl: WinDrawLoss,
+    /// A's results when it moved first / second.
+    pub wdl_first: WinDrawLoss,
+    pub wdl_second: WinDrawLoss,
+    /// Completed opening pairs by A's combined score.
+    pub pairs: PairCounts,
+    pub sprt: Option<SprtStatus>,
+    /// Finished games; in finishing order while the match runs, by game index at the end.
+    pub games: Vec<GameSummary>,
+    /// The SPRT decided before all scheduled games were played.
+    pub stopped_early: bool,
+}
+
+impl MatchReport {
+    pub fn elo(&self) -> Option<EloEstimate> {
+        EloEstimate::from_wdl(self.wdl)
+    }
+
+    pub fn mean_plies(&self) -> f64 {
+        if self.games.is_empty() {
+            0.0
+        } else {
+            self.games.iter().map(|g| g.plies as f64).sum::<f64>() / self.games.len() as f64
+        }
+    }
+
+    /// Multi-line human summary.
+    pub fn summary(&self) -> String {
+        let mut text = format!(
+            "{} vs {}: {} games, {} (as first {}, as second {}), mean length {:.1} plies",
+            self.player_a,
+            self.player_b,
+            self.wdl.games(),
+            self.wdl,
+            self.wdl_first,
+            self.wdl_second,
+            self.mean_plies()
+        );
+        if let Some(elo) = self.elo() {
+            text.push_str(&format!("\n{elo}"));
+        }
+        if let Some(sprt) = &self.sprt {
+            text.push_str(&format!("\nSPRT {sprt}"));
+            if self.stopped_early {
+                text.push_str(" (stopped early)");
+            }
+        }
+        text
+    }
+}
+
+/// Lets callers follow a match (progress bars, logs).
+pub trait MatchObserver {
+    fn game_finished(&mut self, _game: &GameSummary, _report: &MatchReport) {}
+}
+
+impl MatchObserver for () {}
+
+struct LiveGame<G: ArenaGame> {
+    index: usize,
+    game: G,
+    a_side: Side,
+    start_position: String,
+    opening_plies: u32,
+    moves: Vec<String>,
+    plies: u32,
+    legal: Vec<G::Move>,
+    end: Option<GameEnd>,
+}
+
+/// Plays a whole match. `new_game` returns the start position.
+pub fn run_match<G: ArenaGame>(
+    new_game: &dyn Fn() -> G,
+    player_a: &mut dyn Player<G>,
+    player_b: &mut dyn Player<G>,
+    settings: &MatchSettings,
+    observer: &mut dyn MatchObserver,
+) -> Result<MatchReport, MatchError> {
+    let total_games = settings.games.div_ceil(2) * 2;
+    let parallel = settings.parallel_games.max(1);
+    let mut report = MatchReport {
+        player_a: player_a.name(),
+        player_b: player_b.name(),
+        wdl: WinDrawLoss::default(),
+        wdl_first: WinDrawLoss::default(),
+        wdl_second: WinDrawLoss::default(),
+        pairs: PairCounts::default(),
+        sprt: settings
+            .sprt
+            .map(|s| s.status(WinDrawLoss::default(), None)),
+        games: Vec::new(),
+        stopped_early: false,
+    };
+    if let Some(dir) = &settings.output_dir {
+        std::fs::create_dir_all(dir)?;
+    }
+    let mut csv_lines = Vec::new();
+    let mut pending_pair_scores: std::collections::HashMap<usize, f64> = Default::default();
+    let mut live: Vec<LiveGame<G>> = Vec::new();
+    let mut next_index = 0;
+    let mut current_opening: Option<(usize, Vec<G::Move>)> = None;
+    let mut stop = false;
+
+    loop {
+        while !stop && live.len() < parallel && next_index < total_games {
+            let opening_index = next_index / 2;
+            let opening = match &current_opening {
+                Some((k, moves)) if *k == opening_index => moves.clone(),
+                _ => {
+                    let moves = make_opening(new_game, settings, opening_index);
+                    current_opening = Some((opening_index, moves.clone()));
+                    moves
+                }
+            };
+            let a_side = if next_index.is_multiple_of(2) {
+                Side::First
+            } else {
+                Side::Second
+            };
+            let start = new_game();
+            let mut live_game = LiveGame {
+                index: next_index,
+                start_position: start.position_text(),
+                moves: Vec::new(),
+                plies: 0,
+                a_side,
+                opening_plies: 0,
+                legal: Vec::new(),
+                end: None,
+                game: start,
+            };
+            replay_opening(&mut live_game, &opening);
+            live.push(live_game);
+            next_index += 1;
+        }
+        if live.is_empty() {
+            break;
+        }
+
+        for mover_is_a in [true, false] {
+            for g in live.iter_mut().filter(|g| g.end.is_none()) {
+                update_end(g, settings.max_plies);
+            }
+            let player: &mut dyn Player<G> = if mover_is_a {
+                &mut *player_a
+            } else {
+                &mut *player_b
+            };
+            let waiting: Vec<usize> = live
+                .iter()
+                .enumerate()
+                .filter(|(_, g)| {
+                    g.end.is_none() && (g.game.side_to_move() == g.a_side) == mover_is_a
+                })
+                .map(|(i, _)| i)
+                .collect();
+            if waiting.is_empty() {
+                continue;
+            }
+            let requests: Vec<MoveRequest<'_, G>> = waiting
+                .iter()
+                .map(|&i| MoveRequest {
+                    game: &live[i].game,
+                    game_index: live[i].index,
+                    seed: derive_seed(
+                        settings.seed,
+                        &[1, live[i].index as u64, live[i].plies as u64],
+                    ),
+                })
+                .collect();
+            let moves = player.choose_moves(&requests)?;
+            drop(requests);
+            if moves.len() != waiting.len() {
+                return Err(PlayerError::Failed {
+                    player: player.name(),
+                    message: format!("returned {} moves for {} games", moves.len(), waiting.len()),
+                }
+                .into());
+            }
+            for (&i, mv) in waiting.iter().zip(moves) {
+                let g = &mut live[i];
+                if !g.legal.contains(&mv) {
+                    return Err(MatchError::IllegalMove {
+                        player: player.name(),
+                        mv: format!("{mv:?}"),
+                        game_index: g.index,
+                    });
+                }
+                g.moves.push(g.game.move_text(mv, &g.legal));
+                g.game.play(mv);
+                g.plies += 1;
+                g.legal.clear();
+            }
+        }
+        for g in live.iter_mut().filter(|g| g.end.is_none()) {
+            update_end(g, settings.max_plies);
+        }
+
+        // Retire finished games in index order (deterministic reports).
+        let mut finished: Vec<LiveGame<G>> = Vec::new();
+        let mut k = 0;
+        while k < live.len() {
+            if live[k].end.is_some() {
+                finished.push(live.swap_remove(k));
+            } else {
+                k += 1;
+            }
+        }
+        finished.sort_by_key(|g| g.index);
+        for g in finished {
+            let summary = finish_game(g, &report, settings, &mut csv_lines)?;
+            record_result(&mut report, &summary, &mut pending_pair_scores);
+            if let Some(sprt) = &settings.sprt {
+                let status = sprt.status(report.wdl, Some(&report.pairs));
+                report.sprt = Some(status);
+                if status.decision != SprtDecision::Continue && !stop {
+                    stop = true;
+                    report.stopped_early = next_index < total_games || !live.is_empty();
+                }
+            }
+            report.games.push(summary);
+            observer.game_finished(report.games.last().expect("just pushed"), &report);
+        }
+        if stop {
+            // The decision is made: games still in flight are abandoned, not counted.
+            live.clear();
+        }
+    }
+
+    report.games.sort_by_key(|g| g.game_index);
+    csv_lines.sort_by_key(|(index, _)| *index);
+    if let Some(dir) = &settings.output_dir {
+        let mut text = format!("{GAMES_CSV_HEADER}\n");
+        for (_, line) in &csv_lines {
+            text.push_str(line);
+            text.push('\n');
+        }
+        write_atomic(&dir.join("games.csv"), text.as_bytes())?;
+    }
+    Ok(report)
+}
+
+/// The opening of pair `opening_index`: random legal plies from the start, retried with a new
+/// draw if the game would end inside the opening.
+fn make_opening<G: ArenaGame>(
+    new_game: &dyn Fn() -> G,
+    settings: &MatchSettings,
+    opening_index: usize,
+) -> Vec<G::Move> {
+    let mut moves = Vec::new();
+    let mut line = Vec::new();
+    for attempt in 0..16u64 {
+        let mut rng = ChaCha8Rng::seed_from_u64(derive_seed(
+            settings.seed,
+            &[0, opening_index as u64, attempt],
+        ));
+        let mut game = new_game();
+        let mut ok = true;
+        line.clear();
+        for _ in 0..settings
+            .opening_plies
+            .min(settings.max_plies.saturating_sub(1))
+        {
+            moves.clear();
+            game.legal_moves(&mut moves);
+            match moves.choose(&mut rng) {
+                Some(&mv) => {
+                    line.push(mv);
+                    game.play(mv);
+                }
+                None => {
+                    ok = false;
+                    break;
+                }
+            }
+            if game.end().is_some() {
+                ok = false;
+                break;
+            }
+        }
+        if ok {
+            return line;
+        }
+    }
+    Vec::new()
+}
+
+/// Plays the opening's moves on a fresh game, so the record lists them.
+fn replay_opening<G: ArenaGame>(live: &mut LiveGame<G>, opening: &[G::Move]) {
+    let mut legal = Vec::new();
+    for &mv in opening {
+        legal.clear();
+        live.game.legal_moves(&mut legal);
+        live.moves.push(live.game.move_text(mv, &legal));
+        live.game.play(mv);
+        live.plies += 1;
+    }
+    live.opening_plies = opening.len() as u32;
+}
+
+fn update_end<G: ArenaGame>(g: &mut LiveGame<G>, max_plies: u32) {
+    if let Some(end) = g.game.end() {
+        g.end = Some(end);
+        return;
+    }
+    if g.plies >= max_plies {
+        g.end = Some(GameEnd {
+            winner: None,
+            reason: "max plies".into(),
+        });
+        return;
+    }
+    if g.legal.is_empty() {
+        g.game.legal_moves(&mut g.legal);
+        if g.legal.is_empty() {
+            g.end = Some(GameEnd {
+                winner: Some(g.game.side_to_move().opposite()),
+                reason: "no legal move".into(),
+            });
+        }
+    }
+}
+
+fn finish_game<G: ArenaGame>(
+    g: LiveGame<G>,
+    report: &MatchReport,
+    settings: &MatchSettings,
+    csv_lines: &mut Vec<(usize, String)>,
+) -> Result<GameSummary, MatchError> {
+    let end = g.end.expect("finished games have an end");
+    let (black, white) = match g.a_side {
+        Side::First => (report.player_a.clone(), report.player_b.clone()),
+        Side::Second => (report.player_b.clone(), report.player_a.clone()),
+    };
+    let score_a = match end.winner {
+        None => GameScore::Draw,
+        Some(side) if side == g.a_side => GameScore::Win,
+        Some(_) => GameScore::Loss,
+    };
+    let mut record_path = None;
+    if let Some(dir) = &settings.output_dir {
+        let record = GameRecord {
+            game_index: g.index,
+            black: black.clone(),
+            white: white.clone(),
+            start_position: g.start_position.clone(),
+            opening_plies: g.opening_plies,
+            moves: g.moves.clone(),
+            winner: end.winner,
+            termination: end.reason.clone(),
+        };
+        record_path = Some(record.write_to_dir(dir)?);
+    }
+    csv_lines.push((
+        g.index,
+        games_csv_line(
+            &black,
+            &white,
+            end.winner,
+            g.plies,
+            &end.reason,
+            record_path
+                .as_deref()
+                .and_then(|p| p.file_name())
+                .map(std::path::Path::new),
+        ),
+    ));
+    Ok(GameSummary {
+        game_index: g.index,
+        black,
+        white,
+        a_side: g.a_side,
+        score_a,
+        winner: end.winner,
+        plies: g.plies,
+        termination: end.reason,
+        record: record_path,
+    })
+}
+
+fn record_result(
+    report: &mut MatchReport,
+    summary: &GameSummary,
+    pending_pair_scores: &mut std::collections::HashMap<usize, f64>,
+) {
+    report.wdl.record(summary.score_a);
+    match summary.a_side {
+        Side::First => report.wdl_first.record(summary.score_a),
+        Side::Second => report.wdl_second.record(summary.score_a),
+    }
+    let opening = summary.game_index / 2;
+    if let Some(first) = pending_pair_scores.remove(&opening) {
+        report.pairs.record(first, summary.score_a.value());
+    } else {
+        pending_pair_scores.insert(opening, summary.score_a.value());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::player::RandomPlayer;
+    use crate::toy::{race, Careful, Cheater, Sprinter};
+
+    fn settings(games: usize) -> MatchSettings {
+        MatchSettings {
+            games,
+            max_plies: 40,
+            opening_plies: 1,
+            parallel_games: 16,
+            seed: 7,
+            sprt: None,
+            output_dir: None,
+        }
+    }
+
+    #[test]
+    fn identical_players_score_about_half() {
+        let n = 2_000;
+        let report = run_match(
+            &race,
+            &mut RandomPlayer::named("r1"),
+            &mut RandomPlayer::named("r2"),
+            &settings(n),
+            &mut (),
+        )
+        .unwrap();
+        assert_eq!(report.wdl.games(), n as u64);
+        let score = report.wdl.score().unwrap();
+        // 99.7 % band of the mean of n games whose variance is at most 1/4: ±3·0.5/sqrt(n) = ±0.034.
+        let tolerance = 3.0 * 0.5 / (n as f64).sqrt();
+        assert!((score - 0.5).abs() < tolerance, "score {score}");
+        // Colours alternate exactly, and moving first really is an advantage here, so the
+        // alternation is doing work: A's score as first mover is clearly above its score as second.
+        assert_eq!(report.wdl_first.games(), report.wdl_second.games());
+        assert_eq!(report.pairs.pairs(), n as u64 / 2);
+    }
+
+    #[test]
+    fn a_stronger_player_wins_and_the_sprt_stops_early() {
+        let mut s = settings(1_000);
+        s.sprt = Some(SprtSettings::new(0.0, 50.0, 0.05, 0.05).unwrap());
+        let report = run_match(&race, &mut Careful, &mut RandomPlayer::new(), &s, &mut ()).unwrap();
+        let sprt = report.sprt.unwrap();
+        assert_eq!(sprt.decision, SprtDecision::AcceptH1);
+        assert!(sprt.llr >= sprt.upper);
+        assert!(report.stopped_early);
+        assert!(report.wdl.games() < 200, "{}", report.wdl.games());
+        assert!(report.wdl.score().unwrap() > 0.8);
+        // The weaker side as A: H0 is accepted.
+        let report = run_match(&race, &mut RandomPlayer::new(), &mut Careful, &s, &mut ()).unwrap();
+        assert_eq!(report.sprt.unwrap().decision, SprtDecision::AcceptH0);
+    }
+
+    #[test]
+    fn max_plies_adjudicates_draws() {
+        // Reaching 10 takes at least 5 plies.
+        let mut s = settings(20);
+        s.max_plies = 4;
+        let report = run_match(&race, &mut Sprinter, &mut Sprinter, &s, &mut ()).unwrap();
+        assert_eq!(report.wdl, WinDrawLoss::new(0, 20, 0));
+        assert!(report
+            .games
+            .iter()
+            .all(|g| g.plies == 4 && g.termination.contains("max plies")));
+    }
+
+    #[test]
+    fn results_do_not_depend_on_batching() {
+        let mut one_at_a_time = settings(60);
+        one_at_a_time.parallel_games = 1;
+        let a = run_match(
+            &race,
+            &mut RandomPlayer::new(),
+            &mut RandomPlayer::new(),
+            &one_at_a_time,
+            &mut (),
+        )
+        .unwrap();
+        let b = run_match(
+            &race,
+            &mut RandomPlayer::new(),
+            &mut RandomPlayer::new(),
+            &settings(60),
+            &mut (),
+        )
+        .unwrap();
+        let outline = |r: &MatchReport| {
+            r.games
+                .iter()
+                .map(|g| (g.game_index, g.winner, g.plies))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(outline(&a), outline(&b));
+        let mut other_seed = settings(60);
+        other_seed.seed = 8;
+        let c = run_match(
+            &race,
+            &mut RandomPlayer::new(),
+            &mut RandomPlayer::new(),
+            &other_seed,
+            &mut (),
+        )
+        .unwrap();
+        assert_ne!(outline(&a), outline(&c));
+    }
+
+    #[test]
+    fn each_opening_is_played_with_both_colours_and_recorded() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = settings(7); // rounded up to 8
+        s.opening_plies = 3;
+        s.output_dir = Some(dir.path().to_path_buf());
+        let report = run_match(&race, &mut Careful, &mut RandomPlayer::new(), &s, &mut ()).unwrap();
+        assert_eq!(report.games.len(), 8);
+        for (k, pair) in report.games.chunks(2).enumerate() {
+            assert_eq!((pair[0].game_index, pair[1].game_index), (2 * k, 2 * k + 1));
+            assert_eq!(pair[0].black, "careful");
+            assert_eq!(pair[1].white, "careful");
+            let read =
+                |g: &GameSummary| std::fs::read_to_string(g.record.as_ref().unwrap()).unwrap();
+            let (first, second) = (read(&pair[0]), read(&pair[1]));
+            let opening = |text: &str| -> Vec<String> {
+                let moves: Vec<String> = text
+                    .lines()
+                    .skip_while(|l| !l.is_empty())
+                    .skip(1)
+                    .flat_map(|l| l.split_whitespace().map(str::to_string).collect::<Vec<_>>())
+                    .filter(|t| t.starts_with('+'))
+                    .collect();
+                moves[..3].to_vec()
+            };
+            assert_eq!(opening(&first), opening(&second));
+            assert!(first.contains("[OpeningPlies \"3\"]"));
+        }
+        // Different pairs get different openings (27 possible 3-ply lines, 4 pairs: a repeat of
+        // all four would be a seeding bug).
+        let rows = crate::record::read_games_csv(&dir.path().join("games.csv")).unwrap();
+        assert_eq!(rows.len(), 8);
+        assert_eq!(rows[0].black, "careful");
+        assert_eq!(rows[1].white, "careful");
+    }
+
+    #[test]
+    fn illegal_moves_are_reported() {
+        let err = run_match(
+            &race,
+            &mut Cheater,
+            &mut RandomPlayer::new(),
+            &settings(2),
+            &mut (),
+        )
+        .unwrap_err();
+        assert!(matches!(err, MatchError::IllegalMove { .. }), "{err}");
+    }
+}

@@ -1,0 +1,241 @@
+//! Players backed by a checkpoint: the raw policy (no search) and tree search.
+//!
+//! Both evaluate all the games where they are to move in one batch: the policy player with one
+//! forward pass per call, the search player through `koshogi_mcts`'s batching driver (all
+//! searches of a call share one evaluation thread, two batches in flight).
+//!
+//! Evaluation play is deterministic given the position: the policy player takes the most
+//! probable move (ties broken by the request's seed), the search player runs Gumbel search with
+//! `gumbel_scale = 0` (no root noise) unless told otherwise. Variety between games comes from the
+//! arena's random openings. Each move starts a fresh tree (no reuse across moves), so a move
+//! depends only on the position and the request's seed.
+
+use std::path::{Path, PathBuf};
+
+use koshogi_mcts::{
+    DriverConfig, EvalError, EvalThread, NetworkEvaluator, Search, SearchConfig, SearchDriver,
+};
+use koshogi_nn::checkpoint::read_card;
+use koshogi_nn::{
+    EvalPosition, Evaluation as NetEvaluation, FeatureInput, InferenceModel, ModelCard, NnError,
+    RuntimeConfig,
+};
+use koshogi_rules::{Game, Move, RulesOptions};
+use rand::Rng;
+
+use crate::player::{MoveRequest, Player, PlayerError};
+
+#[derive(Debug, thiserror::Error)]
+pub enum CheckpointPathError {
+    #[error("{0}: no such checkpoint file or directory")]
+    Missing(PathBuf),
+    #[error("{0}: no model card (*.json) in this checkpoint directory")]
+    NoCard(PathBuf),
+    #[error("{dir}: several model cards, name one: {cards:?}")]
+    Ambiguous { dir: PathBuf, cards: Vec<PathBuf> },
+}
+
+/// The model card of a checkpoint given as a card file or as the directory holding it.
+/// In a directory, a card named `model.json` wins; otherwise there must be exactly one `*.json`
+/// that reads as a model card.
+pub fn resolve_card(path: &Path) -> Result<PathBuf, CheckpointPathError> {
+    if path.is_file() {
+        return Ok(path.to_path_buf());
+    }
+    if !path.is_dir() {
+        return Err(CheckpointPathError::Missing(path.to_path_buf()));
+    }
+    let preferred = path.join("model.json");
+    if preferred.is_file() && read_card(&preferred).is_ok() {
+        return Ok(preferred);
+    }
+    let mut cards: Vec<PathBuf> = std::fs::read_dir(path)
+        .map_err(|_| CheckpointPathError::Missing(path.to_path_buf()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().and_then(|e| e.to_str()) == Some("json") && read_card(p).is_ok())
+        .collect();
+    cards.sort();
+    match cards.len() {
+        0 => Err(CheckpointPathError::NoCard(path.to_path_buf())),
+        1 => Ok(cards.remove(0)),
+        _ => Err(CheckpointPathError::Ambiguous {
+            dir: path.to_path_buf(),
+            cards,
+        }),
+    }
+}
+
+/// The rule options a checkpoint was trained under (default options if the card's are unreadable).
+pub fn card_rules_options(card: &ModelCard) -> RulesOptions {
+    serde_json::from_value(card.rules_options.clone()).unwrap_or_default()
+}
+
+fn failed(player: &str, message: impl ToString) -> PlayerError {
+    PlayerError::Failed {
+        player: player.to_string(),
+        message: message.to_string(),
+    }
+}
+
+/// The network's most probable legal move, without search.
+pub struct PolicyPlayer {
+    name: String,
+    model: InferenceModel,
+    evaluations: Vec<NetEvaluation>,
+}
+
+impl PolicyPlayer {
+    pub fn load(
+        card: &Path,
+        runtime: &RuntimeConfig,
+        name: impl Into<String>,
+    ) -> Result<Self, NnError> {
+        let (model, _) = InferenceModel::load(card, runtime)?;
+        Ok(Self::from_model(model, name))
+    }
+
+    pub fn from_model(model: InferenceModel, name: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            model,
+            evaluations: Vec::new(),
+        }
+    }
+}
+
+impl Player<Game> for PolicyPlayer {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn choose_moves(
+        &mut self,
+        requests: &[MoveRequest<'_, Game>],
+    ) -> Result<Vec<Move>, PlayerError> {
+        let legal: Vec<Vec<Move>> = requests.iter().map(|r| r.game.legal_moves()).collect();
+        let positions: Vec<EvalPosition<'_>> = requests
+            .iter()
+            .zip(&legal)
+            .map(|(r, moves)| EvalPosition {
+                input: FeatureInput::from_game(r.game),
+                moves,
+            })
+            .collect();
+        self.evaluations.clear();
+        self.model
+            .evaluate(&positions, &mut self.evaluations)
+            .map_err(|e| failed(&self.name, e))?;
+        requests
+            .iter()
+            .zip(&legal)
+            .zip(&self.evaluations)
+            .map(|((request, moves), evaluation)| {
+                let best = evaluation
+                    .policy
+                    .iter()
+                    .copied()
+                    .fold(f32::NEG_INFINITY, f32::max);
+                let top: Vec<usize> = (0..moves.len())
+                    .filter(|&i| evaluation.policy[i] == best)
+                    .collect();
+                if top.is_empty() {
+                    return Err(PlayerError::NoLegalMove {
+                        player: self.name.clone(),
+                        game_index: request.game_index,
+                    });
+                }
+                Ok(moves[top[request.rng().random_range(0..top.len())]])
+            })
+            .collect()
+    }
+}
+
+/// Tree search with the network: one fresh search per move, all games of a call searched
+/// together through one batching driver.
+pub struct MctsPlayer {
+    name: String,
+    driver: SearchDriver<Game>,
+    config: SearchConfig,
+}
+
+impl MctsPlayer {
+    /// Loads the checkpoint on a new evaluation thread. `config.simulations` sets the budget.
+    pub fn load(
+        card: &Path,
+        runtime: &RuntimeConfig,
+        config: SearchConfig,
+        name: impl Into<String>,
+    ) -> Result<Self, EvalError> {
+        let card = card.to_path_buf();
+        let runtime = *runtime;
+        // libtorch's intra-op thread count is per thread (OpenMP): carry the caller's setting
+        // over to the evaluation thread, or `--threads` would not reach the search.
+        let threads = tch::get_num_threads();
+        let eval = EvalThread::spawn(move || {
+            tch::set_num_threads(threads);
+            InferenceModel::load(&card, &runtime)
+                .map(|(model, _)| NetworkEvaluator::new(model))
+                .map_err(|e| EvalError::Failed(e.to_string()))
+        })?;
+        Ok(Self::with_thread(eval, config, name))
+    }
+
+    /// Search over any evaluator thread (tests use cheap evaluators).
+    pub fn with_thread(
+        eval: EvalThread<Game>,
+        config: SearchConfig,
+        name: impl Into<String>,
+    ) -> Self {
+        Self {
+            name: name.into(),
+            driver: SearchDriver::new(eval, DriverConfig::default()),
+            config,
+        }
+    }
+
+    /// What the batching driver has done so far (batches, positions evaluated, waiting time).
+    pub fn driver_stats(&self) -> koshogi_mcts::DriverStats {
+        self.driver.stats()
+    }
+
+    /// Evaluation defaults: Gumbel search without root noise.
+    pub fn evaluation_config(simulations: u32) -> SearchConfig {
+        let mut config = SearchConfig {
+            simulations,
+            reuse_tree: false,
+            ..SearchConfig::default()
+        };
+        config.gumbel.gumbel_scale = 0.0;
+        config
+    }
+}
+
+impl Player<Game> for MctsPlayer {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn choose_moves(
+        &mut self,
+        requests: &[MoveRequest<'_, Game>],
+    ) -> Result<Vec<Move>, PlayerError> {
+        let mut searches: Vec<Search<Game>> = requests
+            .iter()
+            .map(|r| Search::new(r.game.clone(), self.config.clone(), r.seed))
+            .collect();
+        for search in &mut searches {
+            search.start().map_err(|e| failed(&self.name, e))?;
+        }
+        self.driver
+            .run(&mut searches)
+            .map_err(|e| failed(&self.name, e))?;
+        searches
+            .iter_mut()
+            .map(|s| {
+                s.result()
+                    .map(|r| r.chosen_move)
+                    .map_err(|e| failed(&self.name, e))
+            })
+            .collect()
+    }
+}

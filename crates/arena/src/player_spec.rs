@@ -1,0 +1,158 @@
+//! The textual player syntax of `koshogi arena` (`--a`, `--b`).
+//!
+//! | spec | player |
+//! |---|---|
+//! | `random` | uniformly random legal moves |
+//! | `greedy` | one-ply material grabber (see [`crate::baselines::greedy`]) |
+//! | `policy:<ckpt>` | the network's most probable move, no search |
+//! | `mcts:<ckpt>` | tree search with the network, default simulations |
+//! | `mcts:<ckpt>:<sims>` | tree search with `<sims>` simulations per move |
+//!
+//! `<ckpt>` is a checkpoint directory (e.g. `run/checkpoints/step-000001200`) or the model card
+//! file inside it. Because paths may contain `:`, only a final all-digit `:<sims>` is split off.
+
+use std::fmt;
+use std::path::PathBuf;
+use std::str::FromStr;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlayerSpec {
+    Random,
+    Greedy,
+    Policy {
+        checkpoint: PathBuf,
+    },
+    Mcts {
+        checkpoint: PathBuf,
+        simulations: Option<u32>,
+    },
+}
+
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum PlayerSpecError {
+    #[error(
+        "unknown player `{0}`: expected random, greedy, policy:<ckpt> or mcts:<ckpt>[:<sims>]"
+    )]
+    Unknown(String),
+    #[error("player `{0}` needs a checkpoint path after the colon")]
+    MissingCheckpoint(String),
+    #[error("player `{0}`: the number of simulations must be at least 1")]
+    ZeroSimulations(String),
+}
+
+impl FromStr for PlayerSpec {
+    type Err = PlayerSpecError;
+
+    fn from_str(text: &str) -> Result<Self, PlayerSpecError> {
+        let text = text.trim();
+        match text {
+            "random" => return Ok(PlayerSpec::Random),
+            "greedy" => return Ok(PlayerSpec::Greedy),
+            _ => {}
+        }
+        if let Some(path) = text.strip_prefix("policy:") {
+            if path.is_empty() {
+                return Err(PlayerSpecError::MissingCheckpoint(text.into()));
+            }
+            return Ok(PlayerSpec::Policy {
+                checkpoint: PathBuf::from(path),
+            });
+        }
+        if let Some(rest) = text.strip_prefix("mcts:") {
+            let (path, simulations) = match rest.rsplit_once(':') {
+                Some((path, sims))
+                    if !sims.is_empty() && sims.bytes().all(|b| b.is_ascii_digit()) =>
+                {
+                    let sims: u32 = sims
+                        .parse()
+                        .map_err(|_| PlayerSpecError::Unknown(text.into()))?;
+                    if sims == 0 {
+                        return Err(PlayerSpecError::ZeroSimulations(text.into()));
+                    }
+                    (path, Some(sims))
+                }
+                _ => (rest, None),
+            };
+            if path.is_empty() {
+                return Err(PlayerSpecError::MissingCheckpoint(text.into()));
+            }
+            return Ok(PlayerSpec::Mcts {
+                checkpoint: PathBuf::from(path),
+                simulations,
+            });
+        }
+        Err(PlayerSpecError::Unknown(text.into()))
+    }
+}
+
+impl fmt::Display for PlayerSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlayerSpec::Random => f.write_str("random"),
+            PlayerSpec::Greedy => f.write_str("greedy"),
+            PlayerSpec::Policy { checkpoint } => write!(f, "policy:{}", checkpoint.display()),
+            PlayerSpec::Mcts {
+                checkpoint,
+                simulations: Some(s),
+            } => write!(f, "mcts:{}:{s}", checkpoint.display()),
+            PlayerSpec::Mcts {
+                checkpoint,
+                simulations: None,
+            } => write!(f, "mcts:{}", checkpoint.display()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_every_form() {
+        assert_eq!("random".parse(), Ok(PlayerSpec::Random));
+        assert_eq!(" greedy ".parse(), Ok(PlayerSpec::Greedy));
+        assert_eq!(
+            "policy:run/checkpoints/step-000000500".parse(),
+            Ok(PlayerSpec::Policy {
+                checkpoint: "run/checkpoints/step-000000500".into()
+            })
+        );
+        assert_eq!(
+            "mcts:ck:64".parse(),
+            Ok(PlayerSpec::Mcts {
+                checkpoint: "ck".into(),
+                simulations: Some(64)
+            })
+        );
+        assert_eq!(
+            "mcts:C:/nets/a:b".parse(),
+            Ok(PlayerSpec::Mcts {
+                checkpoint: "C:/nets/a:b".into(),
+                simulations: None
+            })
+        );
+        for spec in ["random", "greedy", "policy:x/y", "mcts:x:16", "mcts:x"] {
+            assert_eq!(spec.parse::<PlayerSpec>().unwrap().to_string(), spec);
+        }
+    }
+
+    #[test]
+    fn rejects_bad_specs() {
+        assert!(matches!(
+            "alphabeta".parse::<PlayerSpec>(),
+            Err(PlayerSpecError::Unknown(_))
+        ));
+        assert!(matches!(
+            "policy:".parse::<PlayerSpec>(),
+            Err(PlayerSpecError::MissingCheckpoint(_))
+        ));
+        assert!(matches!(
+            "mcts::8".parse::<PlayerSpec>(),
+            Err(PlayerSpecError::MissingCheckpoint(_))
+        ));
+        assert!(matches!(
+            "mcts:x:0".parse::<PlayerSpec>(),
+            Err(PlayerSpecError::ZeroSimulations(_))
+        ));
+    }
+}

@@ -1,0 +1,105 @@
+//! Building Ko shogi players from their textual specs ([`PlayerSpec`]).
+
+use koshogi_nn::checkpoint::read_card;
+use koshogi_nn::RuntimeConfig;
+use koshogi_rules::{Game, RulesOptions};
+
+use crate::baselines::GreedyPlayer;
+use crate::network_players::{card_rules_options, resolve_card, MctsPlayer, PolicyPlayer};
+use crate::player::{Player, RandomPlayer};
+use crate::player_spec::PlayerSpec;
+
+/// What network players need besides their checkpoint.
+#[derive(Clone, Debug)]
+pub struct PlayerOptions {
+    pub runtime: RuntimeConfig,
+    /// Simulations for `mcts:<ckpt>` without an explicit count.
+    pub default_simulations: u32,
+}
+
+impl Default for PlayerOptions {
+    fn default() -> Self {
+        Self {
+            runtime: RuntimeConfig::default(),
+            default_simulations: 32,
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum BuildPlayerError {
+    #[error(transparent)]
+    Path(#[from] crate::network_players::CheckpointPathError),
+    #[error("loading {spec}: {message}")]
+    Load { spec: String, message: String },
+}
+
+/// A built player and, for network players, the rule options its checkpoint was trained under.
+pub struct BuiltPlayer {
+    pub player: Box<dyn Player<Game>>,
+    pub rules_options: Option<RulesOptions>,
+}
+
+pub fn build_player(
+    spec: &PlayerSpec,
+    options: &PlayerOptions,
+) -> Result<BuiltPlayer, BuildPlayerError> {
+    let load_error = |message: String| BuildPlayerError::Load {
+        spec: spec.to_string(),
+        message,
+    };
+    Ok(match spec {
+        PlayerSpec::Random => BuiltPlayer {
+            player: Box::new(RandomPlayer::new()),
+            rules_options: None,
+        },
+        PlayerSpec::Greedy => BuiltPlayer {
+            player: Box::new(GreedyPlayer::new()),
+            rules_options: None,
+        },
+        PlayerSpec::Policy { checkpoint } => {
+            let card_path = resolve_card(checkpoint)?;
+            let card = read_card(&card_path).map_err(|e| load_error(e.to_string()))?;
+            let player = PolicyPlayer::load(&card_path, &options.runtime, spec.to_string())
+                .map_err(|e| load_error(e.to_string()))?;
+            BuiltPlayer {
+                player: Box::new(player),
+                rules_options: Some(card_rules_options(&card)),
+            }
+        }
+        PlayerSpec::Mcts {
+            checkpoint,
+            simulations,
+        } => {
+            let card_path = resolve_card(checkpoint)?;
+            let card = read_card(&card_path).map_err(|e| load_error(e.to_string()))?;
+            let config =
+                MctsPlayer::evaluation_config(simulations.unwrap_or(options.default_simulations));
+            let player = MctsPlayer::load(&card_path, &options.runtime, config, spec.to_string())
+                .map_err(|e| load_error(e.to_string()))?;
+            BuiltPlayer {
+                player: Box::new(player),
+                rules_options: Some(card_rules_options(&card)),
+            }
+        }
+    })
+}
+
+/// The rules a match between these players is played under: the networks' (which must agree),
+/// else the defaults.
+pub fn match_rules(players: &[&BuiltPlayer]) -> Result<RulesOptions, String> {
+    let mut chosen: Option<RulesOptions> = None;
+    for p in players {
+        if let Some(options) = &p.rules_options {
+            match &chosen {
+                Some(c) if c != options => {
+                    return Err(
+                        "the two checkpoints were trained under different rule options".into(),
+                    )
+                }
+                _ => chosen = Some(*options),
+            }
+        }
+    }
+    Ok(chosen.unwrap_or_default())
+}

@@ -1,0 +1,285 @@
+//! Scripted protocol sessions driven through the library, garbage included.
+
+use std::time::{Duration, Instant};
+
+use koshogi_engine::{Engine, EngineSettings, Flow, Output};
+use koshogi_rules::notation::{format_hodges, parse_canonical};
+use koshogi_rules::{Color, Game, Piece, PieceKind, Position, RulesOptions, Square};
+
+fn engine() -> (Engine, koshogi_engine::CapturedLines) {
+    let (output, lines) = Output::capture();
+    (Engine::new(output, EngineSettings::default()), lines)
+}
+
+fn feed(engine: &mut Engine, script: &[&str]) {
+    for line in script {
+        assert_eq!(engine.handle_line(line), Flow::Continue, "{line}");
+    }
+    engine.wait();
+}
+
+fn bestmove(lines: &[String]) -> &str {
+    let found: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("bestmove "))
+        .collect();
+    assert_eq!(found.len(), 1, "expected one bestmove in {lines:#?}");
+    found[0].strip_prefix("bestmove ").unwrap()
+}
+
+fn errors(lines: &[String]) -> usize {
+    lines
+        .iter()
+        .filter(|l| l.starts_with("info string error: "))
+        .count()
+}
+
+#[test]
+fn identification_lists_every_option_and_ends_with_koshogiok() {
+    let (mut engine, lines) = engine();
+    feed(&mut engine, &["koshogi", "isready"]);
+    let lines = lines.lines();
+    assert!(lines[0].starts_with("id name koshogi-zero"));
+    assert!(lines[1].starts_with("id author "));
+    for option in ["model", "simulations", "threads", "rules"] {
+        let prefix = format!("option name {option} type ");
+        assert!(
+            lines.iter().any(|l| l.starts_with(&prefix)),
+            "no {option} in {lines:#?}"
+        );
+    }
+    let ok = lines.iter().position(|l| l == "koshogiok").unwrap();
+    assert!(lines[..ok]
+        .iter()
+        .all(|l| l.starts_with("id ") || l.starts_with("option ")));
+    assert_eq!(lines.last().unwrap(), "readyok");
+}
+
+#[test]
+fn go_with_a_visit_limit_plays_a_legal_move_and_reports_it_as_the_pv_head() {
+    let (mut engine, lines) = engine();
+    feed(&mut engine, &["position startpos", "go visits 24"]);
+    let lines = lines.lines();
+    let best = bestmove(&lines).to_string();
+    let game = Game::new(RulesOptions::default());
+    let legal = game.legal_moves();
+    let mv = parse_canonical(game.position(), &legal, &best).expect("bestmove is a legal move");
+    assert_eq!(mv.to_string(), best, "bestmove is written canonically");
+    let info = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info visits "))
+        .expect("an info line");
+    let words: Vec<&str> = info.split_whitespace().collect();
+    let visits: u32 = words[2].parse().unwrap();
+    assert!(visits >= 24, "{info}");
+    let value: f32 = words[words.iter().position(|&w| w == "value").unwrap() + 1]
+        .parse()
+        .unwrap();
+    assert!((-1.0..=1.0).contains(&value));
+    let pv = words.iter().position(|&w| w == "pv").unwrap();
+    assert_eq!(words[pv + 1], best, "{info}");
+}
+
+#[test]
+fn moves_are_accepted_in_hodges_and_canonical_notation() {
+    let mut expected = Game::new(RulesOptions::default());
+    let first = expected.legal_moves()[5];
+    let hodges = format_hodges(expected.position(), &expected.legal_moves(), &first);
+    expected.play(first);
+    let second = expected.legal_moves()[9];
+    expected.play(second);
+    let (mut engine, lines) = engine();
+    let command = format!("position startpos moves {hodges} {second}");
+    feed(&mut engine, &[&command]);
+    assert_eq!(errors(&lines.lines()), 0, "{:#?}", lines.lines());
+    assert_eq!(engine.game().position().hash(), expected.position().hash());
+    assert_eq!(engine.game().plies_played(), 2);
+    // The same from a KSFEN start.
+    let ksfen = Position::startpos().to_ksfen(true);
+    let command = format!("position ksfen {ksfen} moves {first} {second}");
+    feed(&mut engine, &[&command]);
+    assert_eq!(errors(&lines.lines()), 0);
+    assert_eq!(engine.game().position().hash(), expected.position().hash());
+}
+
+#[test]
+fn garbage_gets_one_error_line_each_and_changes_nothing() {
+    let (mut engine, lines) = engine();
+    let game = Game::new(RulesOptions::default());
+    let first = game.legal_moves()[0].to_string();
+    let setup = format!("position startpos moves {first}");
+    feed(&mut engine, &[&setup]);
+    let before = engine.game().position().hash();
+    let garbage = [
+        "hello world",
+        "go visits many",
+        "go depth 3",
+        "position ksfen this is not a position",
+        "position startpos moves 1a-1b",
+        "position startpos moves Qx10j",
+        "position",
+        "setoption name threads value 0",
+        "setoption name simulations value lots",
+        "setoption name colour value black",
+        "setoption name model value /no/such/checkpoint",
+        "setoption name rules value {\"no_such_rule\": true}",
+        "setoption name rules value {not json",
+        "isready now",
+        "\u{0}\u{7f}\u{fffd}",
+    ];
+    feed(&mut engine, &garbage);
+    let output = lines.lines();
+    assert_eq!(errors(&output), garbage.len(), "{output:#?}");
+    assert_eq!(engine.game().position().hash(), before);
+    assert_eq!(engine.settings(), &EngineSettings::default());
+    // Still alive and playing.
+    feed(&mut engine, &["go visits 4", "isready"]);
+    let output = lines.lines();
+    let legal = {
+        let mut g = Game::new(RulesOptions::default());
+        g.play(g.legal_moves()[0]);
+        g
+    };
+    assert!(parse_canonical(legal.position(), &legal.legal_moves(), bestmove(&output)).is_ok());
+    assert!(output.iter().any(|l| l == "readyok"));
+}
+
+#[test]
+fn stop_ends_a_long_think_promptly_with_a_move() {
+    let (mut engine, lines) = engine();
+    let start = Instant::now();
+    assert_eq!(engine.handle_line("go movetime 600000"), Flow::Continue);
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(engine.handle_line("isready"), Flow::Continue); // answered during the search
+    assert_eq!(engine.handle_line("stop"), Flow::Continue);
+    assert!(start.elapsed() < Duration::from_secs(60));
+    let output = lines.lines();
+    let ready = output.iter().position(|l| l == "readyok").unwrap();
+    let best = output
+        .iter()
+        .position(|l| l.starts_with("bestmove "))
+        .unwrap();
+    assert!(
+        ready < best,
+        "readyok comes before the stopped search's bestmove"
+    );
+    assert_ne!(bestmove(&output), "none");
+}
+
+#[test]
+fn movetime_limits_the_search() {
+    let (mut engine, lines) = engine();
+    let start = Instant::now();
+    feed(&mut engine, &["go movetime 300"]);
+    assert!(start.elapsed() < Duration::from_secs(30));
+    assert_ne!(bestmove(&lines.lines()), "none");
+}
+
+#[test]
+fn quit_stops_the_search_and_ends_the_session() {
+    let (mut engine, lines) = engine();
+    assert_eq!(engine.handle_line("go movetime 600000"), Flow::Continue);
+    assert_eq!(engine.handle_line("quit"), Flow::Quit);
+    assert_eq!(
+        lines
+            .lines()
+            .iter()
+            .filter(|l| l.starts_with("bestmove "))
+            .count(),
+        1
+    );
+}
+
+#[test]
+fn a_finished_game_answers_bestmove_none() {
+    // Only Black's general is left: White no longer survives (§10.1), the game is over.
+    let mut position = Position::empty(Color::White);
+    position.set_piece(
+        Square::new(10, 19).unwrap(),
+        Some(Piece {
+            color: Color::Black,
+            kind: PieceKind::ALL[0],
+            promoted: false,
+        }),
+    );
+    let (mut engine, lines) = engine();
+    let command = format!("position ksfen {}", position.to_ksfen(true));
+    feed(&mut engine, &[&command, "go visits 10"]);
+    let output = lines.lines();
+    assert_eq!(errors(&output), 0, "{output:#?}");
+    assert!(output
+        .iter()
+        .any(|l| l.starts_with("info string game over")));
+    assert_eq!(bestmove(&output), "none");
+}
+
+#[test]
+fn options_take_effect() {
+    let (mut engine, lines) = engine();
+    feed(
+        &mut engine,
+        &[
+            "setoption name simulations value 7",
+            "setoption name Threads value 2",
+            "setoption name rules value {\"allow_pass\": false}",
+            "go",
+        ],
+    );
+    assert_eq!(errors(&lines.lines()), 0, "{:#?}", lines.lines());
+    assert_eq!(engine.settings().simulations, 7);
+    assert_eq!(engine.settings().threads, 2);
+    assert!(!engine.settings().rules.allow_pass);
+    assert!(!engine.game().options().allow_pass);
+    let info = lines
+        .lines()
+        .into_iter()
+        .find(|l| l.starts_with("info visits"))
+        .unwrap();
+    let visits: u32 = info.split_whitespace().nth(2).unwrap().parse().unwrap();
+    assert!((7..=7 + 4).contains(&visits), "{info}");
+}
+
+#[test]
+fn a_checkpoint_can_be_loaded_and_played_with() {
+    tch::manual_seed(1);
+    let dir = tempfile::tempdir().unwrap();
+    let model = koshogi_nn::Model::new(&koshogi_nn::ModelConfig::tiny(), tch::Device::Cpu).unwrap();
+    let step = dir.path().join("step-000000007");
+    std::fs::create_dir_all(&step).unwrap();
+    koshogi_nn::checkpoint::save(&model, &step.join("model.json"), 7, serde_json::json!({}))
+        .unwrap();
+    let (mut engine, lines) = engine();
+    let set = format!("setoption name model value {}", step.display());
+    feed(&mut engine, &[&set, "isready", "go visits 8"]);
+    let output = lines.lines();
+    assert_eq!(errors(&output), 0, "{output:#?}");
+    assert_eq!(
+        engine.settings().model.as_deref(),
+        Some(step.join("model.json").as_path())
+    );
+    let game = Game::new(RulesOptions::default());
+    assert!(parse_canonical(game.position(), &game.legal_moves(), bestmove(&output)).is_ok());
+    // Back to the material evaluator.
+    feed(&mut engine, &["setoption name model value none"]);
+    assert_eq!(engine.settings().model, None);
+}
+
+#[test]
+fn run_reads_until_quit_and_survives_bytes_that_are_not_text() {
+    let (mut engine, lines) = engine();
+    let input: &[u8] =
+        b"\xff\xfe\x00junk\nisready\nposition startpos\ngo visits 3\nquit\nisready\n";
+    engine.run(std::io::Cursor::new(input));
+    let output = lines.lines();
+    assert_eq!(errors(&output), 1, "{output:#?}");
+    assert_eq!(
+        output.iter().filter(|l| *l == "readyok").count(),
+        1,
+        "nothing is read after quit"
+    );
+    assert_eq!(
+        output.iter().filter(|l| l.starts_with("bestmove ")).count(),
+        1
+    );
+}

@@ -1,0 +1,20 @@
+//! koshogi-export: the network and its input/output conventions for clients outside Rust.
+//!
+//! * [`torchscript`]: the Rust model traced into a TorchScript module (`torch.jit.load` in
+//!   Python, `torch::jit::load` in C++), with its documented output order.
+//! * [`bundle`]: `koshogi export` — TorchScript module + safetensors weights + a JSON model card
+//!   describing architecture, input planes, move encoding, versions and training step.
+//! * [`encode`]: `koshogi encode` — one position as the network's input tensor (`.npy`) and its
+//!   legal moves with their policy legs (JSON), so a client never reimplements the encodings.
+//! * [`npy`]: the little `.npy` writer/reader both use.
+
+pub mod bundle;
+pub mod encode;
+pub mod error;
+pub mod npy;
+pub mod torchscript;
+
+pub use bundle::{export_checkpoint, export_model, ExportCard, ExportSummary};
+pub use encode::{encode_game, write_encoding, EncodedMove, EncodedPosition};
+pub use error::ExportError;
+pub use torchscript::{trace, OUTPUT_NAMES, OUTPUT_WIDTHS, PACKED_WIDTH};

@@ -1,0 +1,260 @@
+//! `koshogi arena`: matches between players (Elo ± 95 % CI, optional SPRT) and the ladder of a
+//! training run. The work is done by `koshogi_arena`; this file parses arguments, shows progress
+//! and prints results.
+
+use std::path::PathBuf;
+
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+
+use koshogi_arena::koshogi_game::new_game;
+use koshogi_arena::koshogi_ladder::{run_ladder, LadderPlayerKind, RunLadderSettings};
+use koshogi_arena::network_players::MctsPlayer;
+use koshogi_arena::players::{build_player, match_rules, PlayerOptions};
+use koshogi_arena::{
+    run_match, GameSummary, MatchObserver, MatchReport, MatchSettings, PlayerSpec, SprtSettings,
+};
+use koshogi_nn::{DeviceSpec, RuntimeConfig};
+
+const PLAYER_HELP: &str = "\
+Players (--a, --b):
+  random                 uniformly random legal moves
+  greedy                 one ply: largest immediate material gain (shots and burns included)
+  policy:<ckpt>          the network's most probable move, no search
+  mcts:<ckpt>[:<sims>]   Gumbel tree search without root noise, <sims> simulations per move
+                         (default --sims)
+<ckpt> is a checkpoint directory (run/checkpoints/step-000001200) or its model card (.json).
+
+Examples:
+  koshogi arena --a greedy --b random --games 100 --out arena-out
+  koshogi arena --a mcts:run/checkpoints/step-000004000:64 --b policy:run/checkpoints/step-000004000 \\
+                --sprt 0,20,0.05,0.05 --games 2000
+  koshogi arena --ladder run --games-per-pair 40";
+
+#[derive(Args)]
+#[command(after_help = PLAYER_HELP)]
+pub struct ArenaArgs {
+    /// Player A (results are reported from A's side).
+    #[arg(
+        long = "a",
+        value_name = "PLAYER",
+        required_unless_present = "ladder",
+        conflicts_with = "ladder"
+    )]
+    pub player_a: Option<String>,
+    /// Player B.
+    #[arg(
+        long = "b",
+        value_name = "PLAYER",
+        required_unless_present = "ladder",
+        conflicts_with = "ladder"
+    )]
+    pub player_b: Option<String>,
+    /// Games to play (rounded up to even: each opening is played with both colours). With
+    /// --sprt this is the maximum.
+    #[arg(long, default_value_t = 100)]
+    pub games: usize,
+    /// Stop as soon as a sequential probability ratio test decides: `elo0,elo1,alpha,beta`.
+    #[arg(long, value_name = "ELO0,ELO1,ALPHA,BETA")]
+    pub sprt: Option<String>,
+    /// Adjudicate a game as a draw after this many plies (opening included).
+    #[arg(long, default_value_t = 1000)]
+    pub max_plies: u32,
+    /// Random plies at the start of each opening (the pair of games shares them).
+    #[arg(long, default_value_t = 4)]
+    pub opening_plies: u32,
+    /// Games played at once (network players evaluate them in one batch).
+    #[arg(long, default_value_t = 32)]
+    pub parallel: usize,
+    /// Seed of the openings and of every random choice.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Directory for game records (game-NNNNNN.txt), games.csv and summary.txt.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Simulations per move for mcts:<ckpt> players without an explicit count.
+    #[arg(long, default_value_t = 32)]
+    pub sims: u32,
+    /// libtorch intra-op threads for network players (0 = libtorch's default). 1 is much
+    /// faster than 2 when other processes keep the cores busy.
+    #[arg(long, default_value_t = 0)]
+    pub threads: i32,
+    /// Device for network players: auto, cpu, cuda or cuda:N.
+    #[arg(long, default_value = "auto")]
+    pub device: String,
+    /// Rate all checkpoints of a training run (`<run>/checkpoints/step-*`) by maximum
+    /// likelihood, anchored at the random-initialised network = 0; games are kept in
+    /// `<run>/arena/games.csv`, ratings in `<run>/arena/ladder.csv` and TensorBoard.
+    #[arg(long, value_name = "RUN_DIR")]
+    pub ladder: Option<PathBuf>,
+    /// Ladder: games per pairing (each checkpoint vs its predecessor and vs the anchor).
+    #[arg(long, default_value_t = 40)]
+    pub games_per_pair: usize,
+    /// Ladder: simulations per move for the checkpoints (0 = raw policy, no search).
+    #[arg(long, default_value_t = 0)]
+    pub ladder_sims: u32,
+}
+
+struct Progress {
+    bar: ProgressBar,
+}
+
+impl MatchObserver for Progress {
+    fn game_finished(&mut self, _game: &GameSummary, report: &MatchReport) {
+        self.bar.inc(1);
+        let mut message = format!("{} {}", report.player_a, report.wdl);
+        if let Some(elo) = report.elo() {
+            message.push_str(&format!(
+                " Elo {} ± {}",
+                koshogi_arena::elo::format_elo(elo.elo),
+                koshogi_arena::elo::format_elo(elo.elo_error_95).trim_start_matches('+')
+            ));
+        }
+        if let Some(sprt) = &report.sprt {
+            message.push_str(&format!(
+                " LLR {:.2} [{:.2}, {:.2}]",
+                sprt.llr, sprt.lower, sprt.upper
+            ));
+        }
+        self.bar.set_message(message);
+    }
+}
+
+fn progress_bar(len: u64) -> ProgressBar {
+    let bar = ProgressBar::new(len);
+    bar.set_style(
+        ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} games {msg}")
+            .expect("valid template")
+            .progress_chars("=> "),
+    );
+    bar
+}
+
+pub fn run(args: ArenaArgs) -> Result<()> {
+    if args.threads > 0 {
+        tch::set_num_threads(args.threads);
+    }
+    let device: DeviceSpec = args
+        .device
+        .parse()
+        .map_err(|e| anyhow::anyhow!("--device {}: {e}", args.device))?;
+    let runtime = RuntimeConfig {
+        device,
+        ..RuntimeConfig::default()
+    };
+    let sprt = args
+        .sprt
+        .as_deref()
+        .map(str::parse::<SprtSettings>)
+        .transpose()
+        .context("--sprt")?;
+    if args.games == 0 {
+        bail!("--games must be at least 1");
+    }
+    if args.max_plies == 0 {
+        bail!("--max-plies must be at least 1");
+    }
+    let match_settings = MatchSettings {
+        games: args.games,
+        max_plies: args.max_plies,
+        opening_plies: args.opening_plies,
+        parallel_games: args.parallel.max(1),
+        seed: args.seed,
+        sprt,
+        output_dir: args.out.clone(),
+    };
+    match &args.ladder {
+        Some(run_dir) => ladder(&args, run_dir, match_settings, runtime),
+        None => single_match(&args, match_settings, runtime),
+    }
+}
+
+fn single_match(args: &ArenaArgs, settings: MatchSettings, runtime: RuntimeConfig) -> Result<()> {
+    let parse = |flag: &str, text: &Option<String>| -> Result<PlayerSpec> {
+        let text = text
+            .as_deref()
+            .with_context(|| format!("{flag} is required"))?;
+        text.parse::<PlayerSpec>().with_context(|| flag.to_string())
+    };
+    let spec_a = parse("--a", &args.player_a)?;
+    let spec_b = parse("--b", &args.player_b)?;
+    let options = PlayerOptions {
+        runtime,
+        default_simulations: args.sims.max(1),
+    };
+    let mut a = build_player(&spec_a, &options).with_context(|| format!("player A ({spec_a})"))?;
+    let mut b = build_player(&spec_b, &options).with_context(|| format!("player B ({spec_b})"))?;
+    let rules = match_rules(&[&a, &b]).map_err(anyhow::Error::msg)?;
+    let max_plies = settings.max_plies;
+    let bar = progress_bar(settings.games.div_ceil(2) as u64 * 2);
+    let mut progress = Progress { bar: bar.clone() };
+    let report = run_match(
+        &|| new_game(&rules, max_plies),
+        a.player.as_mut(),
+        b.player.as_mut(),
+        &settings,
+        &mut progress,
+    )?;
+    bar.finish_and_clear();
+    let summary = report.summary();
+    println!("{summary}");
+    if let Some(dir) = &settings.output_dir {
+        let text = format!("{summary}\n");
+        koshogi_arena::atomic::write_atomic(&dir.join("summary.txt"), text.as_bytes())
+            .with_context(|| format!("writing {}", dir.display()))?;
+        println!("records: {}", dir.display());
+    }
+    Ok(())
+}
+
+fn ladder(
+    args: &ArenaArgs,
+    run_dir: &std::path::Path,
+    match_settings: MatchSettings,
+    runtime: RuntimeConfig,
+) -> Result<()> {
+    let settings = RunLadderSettings {
+        games_per_pair: args.games_per_pair.max(2),
+        match_settings,
+        player: if args.ladder_sims == 0 {
+            LadderPlayerKind::Policy
+        } else {
+            LadderPlayerKind::Mcts(MctsPlayer::evaluation_config(args.ladder_sims))
+        },
+        runtime,
+        ..RunLadderSettings::default()
+    };
+    let bar = progress_bar(0);
+    bar.set_length(u64::MAX);
+    bar.set_style(
+        ProgressStyle::with_template("{elapsed_precise} {pos} ladder games {msg}")
+            .expect("valid template"),
+    );
+    let mut progress = Progress { bar: bar.clone() };
+    let result = run_ladder(run_dir, &settings, &mut progress)
+        .with_context(|| format!("ladder of {}", run_dir.display()))?;
+    bar.finish_and_clear();
+    println!(
+        "{} new games; anchor {} = 0; ratings in {}",
+        result.games_played,
+        result.anchor,
+        result.ladder_csv.display()
+    );
+    println!(
+        "{:<24} {:>10} {:>9} {:>7} {:>7} {:>8}",
+        "player", "step", "Elo", "± se", "games", "points"
+    );
+    for r in &result.ratings {
+        let step = result
+            .steps
+            .get(&r.name)
+            .map(|s| s.to_string())
+            .unwrap_or_default();
+        println!(
+            "{:<24} {:>10} {:>9.1} {:>7.1} {:>7} {:>8}",
+            r.name, step, r.elo, r.stderr, r.games, r.points
+        );
+    }
+    Ok(())
+}

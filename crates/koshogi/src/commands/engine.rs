@@ -1,0 +1,63 @@
+//! `koshogi engine`: the line protocol of docs/engine-protocol.md on stdin/stdout (the state
+//! machine lives in koshogi_engine; this only wires it to the process). Logs go to stderr.
+
+use std::path::PathBuf;
+
+use anyhow::Result;
+use clap::Args;
+use koshogi_engine::{Engine, EngineSettings, Output};
+
+use super::moves::parse_rules;
+
+#[derive(Args, Debug)]
+pub struct EngineArgs {
+    /// Checkpoint to play with (model card or step directory); default: the material evaluator.
+    /// Same as `setoption name model value <CKPT>`.
+    #[arg(long, value_name = "CKPT")]
+    pub model: Option<PathBuf>,
+    /// Simulations per `go` that names no limit.
+    #[arg(long, default_value_t = EngineSettings::default().simulations)]
+    pub simulations: u32,
+    /// libtorch threads of the network evaluation.
+    #[arg(long, default_value_t = 1)]
+    pub threads: u32,
+    /// Rule options as JSON (§12 keys); default KS-default.
+    #[arg(long, value_name = "JSON")]
+    pub rules: Option<String>,
+}
+
+/// Engine settings from the command line (shared with `koshogi play`).
+pub fn settings(
+    model: Option<&std::path::Path>,
+    simulations: u32,
+    threads: u32,
+    rules: Option<&str>,
+) -> Result<EngineSettings> {
+    let model = match model {
+        Some(path) => {
+            let card = koshogi_engine::resolve_card(path)?;
+            koshogi_nn::checkpoint::read_card(&card)?;
+            Some(card)
+        }
+        None => None,
+    };
+    Ok(EngineSettings {
+        model,
+        simulations: simulations.clamp(1, koshogi_engine::engine::MAX_SIMULATIONS),
+        threads: threads.clamp(1, koshogi_engine::engine::MAX_THREADS),
+        rules: parse_rules(rules)?,
+        ..EngineSettings::default()
+    })
+}
+
+pub fn run(args: EngineArgs) -> Result<()> {
+    let settings = settings(
+        args.model.as_deref(),
+        args.simulations,
+        args.threads,
+        args.rules.as_deref(),
+    )?;
+    let mut engine = Engine::new(Output::stdout(), settings);
+    engine.run(std::io::stdin().lock());
+    Ok(())
+}

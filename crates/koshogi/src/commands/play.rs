@@ -1,0 +1,157 @@
+//! `koshogi play`: a game against the engine in the terminal. The board (as `koshogi show`
+//! draws it) is printed after every move; moves are typed in Hodges or canonical notation, an
+//! illegal one is explained and asked again; `moves` lists the legal moves, `quit` stops.
+
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+
+use anyhow::{bail, Result};
+use clap::{Args, ValueEnum};
+use koshogi_engine::{Engine, Output};
+use koshogi_rules::game_record::termination_text;
+use koshogi_rules::notation::{format_hodges, parse_move};
+use koshogi_rules::{Color, Game, Move};
+
+use super::show::render;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Side {
+    Black,
+    White,
+}
+
+#[derive(Args, Debug)]
+pub struct PlayArgs {
+    /// Checkpoint to play against (model card or step directory); default: the material
+    /// evaluator.
+    #[arg(long, value_name = "CKPT")]
+    pub model: Option<PathBuf>,
+    /// The side you play (Black moves first).
+    #[arg(long, value_enum, default_value_t = Side::Black)]
+    pub color: Side,
+    /// Engine simulations per move.
+    #[arg(long, default_value_t = 200)]
+    pub simulations: u32,
+    /// libtorch threads of the network evaluation.
+    #[arg(long, default_value_t = 1)]
+    pub threads: u32,
+    /// Rule options as JSON (§12 keys); default KS-default.
+    #[arg(long, value_name = "JSON")]
+    pub rules: Option<String>,
+}
+
+pub fn run(args: PlayArgs) -> Result<()> {
+    let settings = super::engine::settings(
+        args.model.as_deref(),
+        args.simulations,
+        args.threads,
+        args.rules.as_deref(),
+    )?;
+    let options = settings.rules;
+    let simulations = settings.simulations;
+    let (output, replies) = Output::capture();
+    let mut engine = Engine::new(output, settings);
+    let human = match args.color {
+        Side::Black => Color::Black,
+        Side::White => Color::White,
+    };
+    let mut game = Game::new(options);
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock().lines();
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "You play {human}. Enter moves in Hodges or canonical notation; 'moves' lists the legal moves, 'quit' stops."
+    )?;
+    write!(out, "{}", render(game.position(), &options))?;
+    let mut replies_seen = 0;
+    loop {
+        if let Some(outcome) = game.outcome() {
+            let result = match outcome.winner() {
+                Some(winner) if winner == human => "you win",
+                Some(_) => "the engine wins",
+                None => "draw",
+            };
+            writeln!(out, "game over: {} ({result})", termination_text(outcome))?;
+            return Ok(());
+        }
+        let legal = game.legal_moves();
+        let mv: Move = if game.position().side_to_move() == human {
+            write!(out, "your move> ")?;
+            out.flush()?;
+            let Some(line) = input.next() else {
+                writeln!(out, "\nend of input; game abandoned")?;
+                return Ok(());
+            };
+            let line = line?;
+            let text = line.trim();
+            match text {
+                "" => continue,
+                "quit" | "exit" => {
+                    writeln!(out, "game abandoned")?;
+                    return Ok(());
+                }
+                "moves" => {
+                    let mut names: Vec<String> = legal
+                        .iter()
+                        .map(|m| format!("{} ({m})", format_hodges(game.position(), &legal, m)))
+                        .collect();
+                    names.sort();
+                    writeln!(out, "{} legal moves: {}", names.len(), names.join(", "))?;
+                    continue;
+                }
+                _ => {}
+            }
+            match parse_move(&game, text) {
+                Ok(mv) => mv,
+                Err(err) => {
+                    writeln!(
+                        out,
+                        "illegal move: {err}. Try again ('moves' lists the legal moves)."
+                    )?;
+                    continue;
+                }
+            }
+        } else {
+            engine.set_game(game.clone());
+            engine.handle_line(&format!("go visits {simulations}"));
+            engine.wait();
+            let lines = replies.lines();
+            let new = &lines[replies_seen.min(lines.len())..];
+            replies_seen = lines.len();
+            if let Some(error) = new.iter().find(|l| l.starts_with("info string error")) {
+                bail!("engine: {error}");
+            }
+            let value = new
+                .iter()
+                .rev()
+                .find_map(|l| l.split(" value ").nth(1))
+                .and_then(|rest| rest.split_whitespace().next())
+                .unwrap_or("?")
+                .to_string();
+            let best = new
+                .iter()
+                .rev()
+                .find_map(|l| l.strip_prefix("bestmove "))
+                .unwrap_or("none");
+            let Some(mv) = legal.iter().copied().find(|m| m.to_string() == best) else {
+                bail!("the engine answered {best:?}, which is not a legal move");
+            };
+            writeln!(
+                out,
+                "engine plays {} ({mv}), value {value} for the engine",
+                format_hodges(game.position(), &legal, &mv)
+            )?;
+            mv
+        };
+        if game.position().side_to_move() == human {
+            writeln!(
+                out,
+                "you play {} ({mv})",
+                format_hodges(game.position(), &legal, &mv)
+            )?;
+        }
+        game.play(mv);
+        write!(out, "{}", render(game.position(), &options))?;
+    }
+}

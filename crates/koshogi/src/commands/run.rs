@@ -1,0 +1,109 @@
+//! `koshogi run`: the main job. Self-play and training together in one process on one machine.
+//!
+//! Self-play runs on its own threads and writes shards; the trainer (this thread) consumes them
+//! as they appear, waiting when it has used its share of the data (`train.samples_per_new_row`),
+//! and writes checkpoints that self-play picks up between games. The run ends when the trainer
+//! reaches `train.steps` (or `--steps`), or on Ctrl-C: the trainer finishes its step and writes a
+//! checkpoint, self-play finishes the current moves and writes its shards. Running the command
+//! again on the same run directory resumes from the newest checkpoint and keeps all data.
+
+use std::path::PathBuf;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+use anyhow::{anyhow, Context, Result};
+use clap::Args;
+use indicatif::MultiProgress;
+use koshogi_selfplay::SelfplayStats;
+use koshogi_train::Trainer;
+
+use super::selfplay::{play, prepare_run_dir, worker_context, Reporter};
+use super::train::{print_summary, progress_bar};
+use crate::interrupt::stop_flag_on_interrupt;
+use crate::run_config::RunConfig;
+
+#[derive(Args)]
+pub struct RunArgs {
+    /// Run configuration (TOML), e.g. configs/quick.toml; default: the run directory's copy.
+    #[arg(long)]
+    pub config: Option<PathBuf>,
+    /// Run directory; default: run.dir of the configuration.
+    #[arg(long)]
+    pub run: Option<PathBuf>,
+    /// Stop when the trainer reaches this many steps in total (overrides train.steps).
+    #[arg(long)]
+    pub steps: Option<u64>,
+}
+
+pub fn run(args: RunArgs) -> Result<()> {
+    let (mut config, text) = match (&args.config, &args.run) {
+        (Some(path), _) => RunConfig::load(path)?,
+        (None, Some(dir)) => {
+            let (config, text) = RunConfig::resolve(None, dir)?;
+            if text.is_empty() {
+                return Err(anyhow!(
+                    "{} has no config.toml: name a configuration with --config (e.g. configs/quick.toml)",
+                    dir.display()
+                ));
+            }
+            (config, text)
+        }
+        (None, None) => {
+            return Err(anyhow!(
+                "name a configuration with --config (e.g. configs/quick.toml)"
+            ))
+        }
+    };
+    let run_dir = args.run.clone().unwrap_or_else(|| config.run.dir.clone());
+    if let Some(steps) = args.steps {
+        config.train.steps = steps;
+    }
+    if config.train.steps == 0 {
+        tracing::info!("train.steps = 0: running until Ctrl-C");
+    }
+    prepare_run_dir(&run_dir, &text)?;
+    println!("run directory: {}", run_dir.display());
+
+    let stop = stop_flag_on_interrupt("the current training step and self-play moves");
+    let stats = Arc::new(SelfplayStats::default());
+    let ctx = worker_context(&config, &run_dir, None, stop.clone(), stats.clone())?;
+    let multi = MultiProgress::new();
+    let reporter = Reporter::start(&run_dir, stats.clone(), None, Some(&multi));
+
+    let selfplay = {
+        let config = config.clone();
+        let stop = stop.clone();
+        std::thread::Builder::new()
+            .name("selfplay-pool".into())
+            .spawn(move || {
+                let result = play(&config, &ctx);
+                // A failed self-play must not leave the trainer waiting for data forever.
+                stop.store(true, Ordering::SeqCst);
+                result
+            })
+            .context("starting self-play")?
+    };
+
+    let training = train(&config, &run_dir, &stop, &multi);
+    stop.store(true, Ordering::SeqCst);
+    let played = selfplay.join().map_err(|_| anyhow!("self-play panicked"))?;
+    reporter.finish();
+    println!("{}", stats.summary());
+    training?;
+    played.context("self-play")?;
+    Ok(())
+}
+
+fn train(
+    config: &RunConfig,
+    run_dir: &std::path::Path,
+    stop: &Arc<std::sync::atomic::AtomicBool>,
+    multi: &MultiProgress,
+) -> Result<()> {
+    let mut trainer = Trainer::open(config.trainer_setup(run_dir, true, true)?)?;
+    let bar = multi.add(progress_bar(trainer.step(), trainer.target_steps()));
+    let summary = trainer.run(stop, Some(&bar))?;
+    bar.finish_and_clear();
+    print_summary(&summary);
+    Ok(())
+}

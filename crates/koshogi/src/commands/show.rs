@@ -1,0 +1,119 @@
+//! `koshogi show`: a position as a readable board (files 19…1 across, ranks a…s down, Black upper
+//! case, White lower case) followed by the state derived from it that matters for the rules:
+//! side to move, immobilized pieces (§4.9), lost Taoist priest (§8.6) and drum (§8.7), and
+//! whether each side still survives (§10.1).
+
+use anyhow::{Context, Result};
+use clap::Args;
+use koshogi_rules::game_record::GameRecord;
+use koshogi_rules::{Color, Game, Position, RulesOptions, Square};
+use std::fmt::Write as _;
+use std::io::Write as _;
+
+use super::moves::{parse_position, parse_rules, quiet_on_broken_pipe};
+
+#[derive(Args, Debug)]
+pub struct ShowArgs {
+    /// A KSFEN position (`<board> <side> [<move number>]`, quoted or not) or `startpos`.
+    #[arg(required_unless_present = "game", num_args = 1.., value_name = "KSFEN|startpos")]
+    pub position: Vec<String>,
+    /// A game record (as written by self-play, the arena or the engine): show a position of it.
+    #[arg(long, value_name = "FILE", conflicts_with = "position")]
+    pub game: Option<std::path::PathBuf>,
+    /// With --game: the position after this many plies (default: the final position).
+    #[arg(long, requires = "game")]
+    pub ply: Option<usize>,
+    /// Rule options as JSON (§12 keys); default KS-default.
+    #[arg(long, value_name = "JSON")]
+    pub rules: Option<String>,
+}
+
+pub fn run(args: ShowArgs) -> Result<()> {
+    let options = parse_rules(args.rules.as_deref())?;
+    let position = match &args.game {
+        Some(path) => position_in_record(path, args.ply, &options)?,
+        None => parse_position(&args.position)?,
+    };
+    let text = render(&position, &options);
+    let mut out = std::io::stdout().lock();
+    quiet_on_broken_pipe(out.write_all(text.as_bytes()).and_then(|()| out.flush()))
+}
+
+/// The position after `ply` plies of the game recorded in `path` (the final one by default).
+fn position_in_record(
+    path: &std::path::Path,
+    ply: Option<usize>,
+    options: &RulesOptions,
+) -> Result<Position> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let record = GameRecord::parse(&text, *options)
+        .with_context(|| format!("reading the game record {}", path.display()))?;
+    if let Some(ply) = ply {
+        anyhow::ensure!(
+            ply <= record.moves.len(),
+            "{} has {} plies; --ply {ply} is beyond its end",
+            path.display(),
+            record.moves.len()
+        );
+    }
+    let game = record.replay(*options, ply)?;
+    Ok(game.position().clone())
+}
+
+/// The whole text printed by `show`.
+pub fn render(position: &Position, options: &RulesOptions) -> String {
+    let mut s = String::new();
+    let files: String = (1..=19).rev().map(|f| format!("{f:>4}")).collect();
+    let _ = writeln!(s, "   {files}");
+    for rank in 1..=19u8 {
+        let letter = (b'a' + rank - 1) as char;
+        let _ = write!(s, " {letter} ");
+        for file in (1..=19u8).rev() {
+            let sq = Square::new(file, rank).expect("on the board");
+            let token = position
+                .piece_at(sq)
+                .map_or_else(|| ".".to_string(), |p| p.ksfen_token());
+            let _ = write!(s, "{token:>4}");
+        }
+        let _ = writeln!(s, "  {letter}");
+    }
+    let _ = writeln!(s, "   {files}");
+    let _ = writeln!(s);
+    let game = Game::from_position(position.clone(), *options);
+    let side = position.side_to_move();
+    let _ = writeln!(s, "side to move: {side} (ply {})", position.ply());
+    let _ = writeln!(s, "ksfen: {}", position.to_ksfen(true));
+    let yes_no = |b: bool| if b { "yes" } else { "no" };
+    for color in Color::ALL {
+        let _ = writeln!(
+            s,
+            "{color}: survives {}, Taoist priest lost {}, drum lost {}",
+            yes_no(position.survives(color, options)),
+            yes_no(position.taoist_priest_lost(color)),
+            yes_no(position.drum_lost(color)),
+        );
+    }
+    let frozen: Vec<String> = position
+        .pieces()
+        .filter(|(sq, _)| position.is_immobilized_with(*sq, options))
+        .map(|(sq, p)| format!("{sq} {}", p.ksfen_token()))
+        .collect();
+    let _ = writeln!(
+        s,
+        "immobilized: {}",
+        if frozen.is_empty() {
+            "none".to_string()
+        } else {
+            frozen.join(", ")
+        }
+    );
+    let _ = writeln!(s, "legal moves: {}", game.legal_moves().len());
+    match game.outcome() {
+        None => {}
+        Some(outcome) => {
+            let _ = writeln!(s, "game over: {outcome:?}");
+        }
+    }
+    s
+}

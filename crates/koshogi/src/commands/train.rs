@@ -1,0 +1,108 @@
+//! `koshogi train`: train the network on the replay shards of a run directory.
+//!
+//! Reads `<run>/shards/`, writes checkpoints to `<run>/checkpoints/` and TensorBoard events to
+//! `<run>/tb/`. The run configuration comes from `--config`, else from the copy kept in
+//! `<run>/config.toml` (written on the first start so that `--resume` trains under the same
+//! settings), else the built-in defaults; the trainer reads `[model]`, `[train]`, `[rules]` and
+//! `selfplay.max_plies`. Ctrl-C (or SIGTERM) asks the trainer to stop after the current step;
+//! it then writes a final checkpoint and exits normally.
+
+use std::path::PathBuf;
+
+use anyhow::Result;
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use koshogi_train::{StopReason, TrainSummary, Trainer};
+
+use crate::commands::selfplay::prepare_run_dir;
+use crate::interrupt::stop_flag_on_interrupt;
+use crate::run_config::RunConfig;
+
+#[derive(Args)]
+pub struct TrainArgs {
+    /// Run directory: shards are read from <run>/shards, checkpoints go to <run>/checkpoints and
+    /// TensorBoard events to <run>/tb; default: run.dir of the configuration.
+    #[arg(long)]
+    pub run: Option<PathBuf>,
+    /// Run configuration (TOML); default: <run>/config.toml if present, else built-in defaults.
+    #[arg(long)]
+    pub config: Option<PathBuf>,
+    /// Stop when the run reaches this many optimiser steps in total (overrides train.steps).
+    #[arg(long)]
+    pub steps: Option<u64>,
+    /// Continue from the newest checkpoint in <run>/checkpoints (a new run starts if there is
+    /// none).
+    #[arg(long)]
+    pub resume: bool,
+    /// When the data runs out (reuse cap), wait for new shards instead of stopping.
+    #[arg(long)]
+    pub follow: bool,
+}
+
+pub fn run(args: TrainArgs) -> Result<()> {
+    let guess_dir = args
+        .run
+        .clone()
+        .unwrap_or_else(|| RunConfig::default().run.dir);
+    let (mut config, text) = RunConfig::resolve(args.config.as_deref(), &guess_dir)?;
+    let run_dir = args.run.clone().unwrap_or_else(|| config.run.dir.clone());
+    if let Some(steps) = args.steps {
+        config.train.steps = steps;
+    }
+    config.validate()?;
+    prepare_run_dir(&run_dir, &text)?;
+
+    let stop = stop_flag_on_interrupt("the current training step and a final checkpoint");
+    let setup = config.trainer_setup(&run_dir, args.resume, args.follow)?;
+    let mut trainer = Trainer::open(setup)?;
+    let bar = progress_bar(trainer.step(), trainer.target_steps());
+    let summary = trainer.run(&stop, Some(&bar))?;
+    bar.finish_and_clear();
+
+    print_summary(&summary);
+    Ok(())
+}
+
+/// The closing lines of a training session (also used by `koshogi run`).
+pub fn print_summary(summary: &TrainSummary) {
+    let reason = match &summary.reason {
+        StopReason::ReachedSteps => "reached the step target".to_string(),
+        StopReason::Requested => "stopped on request".to_string(),
+        StopReason::OutOfData(why) => format!("out of data ({why})"),
+    };
+    println!(
+        "trained steps {} -> {} ({} samples, {:.1} samples/s): {reason}",
+        summary.start_step,
+        summary.end_step,
+        summary.samples,
+        summary.samples_per_second()
+    );
+    if let Some(stats) = &summary.last_step {
+        println!(
+            "last step: loss {:.4} (policy {:.4}, value {:.4}, moves left {:.4}, material {:.4}), grad norm {:.3}, lr {:.3e}",
+            stats.losses[0], stats.losses[1], stats.losses[2], stats.losses[3], stats.losses[4],
+            stats.grad_norm, stats.lr
+        );
+    }
+    if let Some(checkpoint) = &summary.last_checkpoint {
+        println!("checkpoint: {}", checkpoint.path.display());
+    }
+}
+
+/// The trainer's progress bar, starting at `start` of `target` steps.
+pub fn progress_bar(start: u64, target: Option<u64>) -> ProgressBar {
+    let bar = match target {
+        Some(target) => ProgressBar::new(target),
+        None => ProgressBar::no_length(),
+    };
+    let template = if target.is_some() {
+        "{elapsed_precise} [{bar:30}] step {pos}/{len} {per_sec} {msg}"
+    } else {
+        "{elapsed_precise} step {pos} {per_sec} {msg}"
+    };
+    if let Ok(style) = ProgressStyle::with_template(template) {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    bar.set_position(start);
+    bar
+}

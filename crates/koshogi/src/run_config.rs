@@ -1,0 +1,182 @@
+//! The run configuration: one TOML file describes a whole training run.
+//!
+//! Each section belongs to the crate that uses it (`[rules]` koshogi-rules, `[model]` and
+//! `[inference]` koshogi-nn, `[search]` and `[driver]` koshogi-mcts, `[selfplay]`
+//! koshogi-selfplay, `[train]` koshogi-train); this file only assembles them. Every field has a
+//! default, and unknown keys are errors so that a typo never silently falls back to a default.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use koshogi_mcts::{DriverConfig, SearchConfig};
+use koshogi_nn::{ModelConfig, RuntimeConfig};
+use koshogi_rules::RulesOptions;
+use koshogi_selfplay::SelfplayConfig;
+use koshogi_train::{config_hash, TrainConfig, TrainerSetup};
+use serde::{Deserialize, Serialize};
+
+/// The whole configuration file.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RunConfig {
+    pub run: RunSection,
+    pub rules: RulesOptions,
+    pub model: ModelConfig,
+    /// How self-play and the arena run the network (device, precision, layout).
+    pub inference: RuntimeConfig,
+    pub search: SearchConfig,
+    pub driver: DriverConfig,
+    pub selfplay: SelfplayConfig,
+    pub train: TrainConfig,
+}
+
+/// `[run]`: settings of the run as a whole.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RunSection {
+    /// Default run directory when the command line names none.
+    pub dir: PathBuf,
+    /// Seeds self-play (the trainer has `train.seed`); 0 = a fresh seed every start.
+    pub seed: u64,
+    /// libtorch intra-op threads of each self-play evaluation thread.
+    pub inference_threads: i32,
+}
+
+impl Default for RunSection {
+    fn default() -> Self {
+        RunSection {
+            dir: PathBuf::from("runs/default"),
+            seed: 0,
+            inference_threads: 1,
+        }
+    }
+}
+
+/// The file kept in every run directory, so that later commands and resumes use the settings
+/// the run started with.
+pub const RUN_CONFIG_FILE: &str = "config.toml";
+
+impl RunConfig {
+    /// Reads and checks a configuration file; also returns its text (kept in the run directory).
+    pub fn load(path: &Path) -> Result<(RunConfig, String)> {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("reading the run configuration {}", path.display()))?;
+        let config = RunConfig::parse(&text)
+            .with_context(|| format!("in the run configuration {}", path.display()))?;
+        Ok((config, text))
+    }
+
+    pub fn parse(text: &str) -> Result<RunConfig> {
+        let config: RunConfig = toml::from_str(text)?;
+        config.validate()?;
+        Ok(config)
+    }
+
+    /// Cross-section checks the sections cannot make alone.
+    pub fn validate(&self) -> Result<()> {
+        self.selfplay.validate()?;
+        self.model.validate()?;
+        anyhow::ensure!(
+            self.search.simulations >= 1,
+            "search.simulations must be at least 1"
+        );
+        anyhow::ensure!(
+            self.run.inference_threads >= 1,
+            "run.inference_threads must be at least 1"
+        );
+        Ok(())
+    }
+
+    /// `--config`, else the run directory's own copy, else the defaults; returns the
+    /// configuration and the text to keep in the run directory.
+    pub fn resolve(config: Option<&Path>, run_dir: &Path) -> Result<(RunConfig, String)> {
+        let kept = run_dir.join(RUN_CONFIG_FILE);
+        let path = match config {
+            Some(path) => path.to_path_buf(),
+            None if kept.exists() => kept,
+            None => return Ok((RunConfig::default(), String::new())),
+        };
+        RunConfig::load(&path)
+    }
+
+    /// What the trainer needs of this configuration for the run in `run_dir`.
+    pub fn trainer_setup(
+        &self,
+        run_dir: &Path,
+        resume: bool,
+        follow: bool,
+    ) -> Result<TrainerSetup> {
+        let max_plies = Some(self.selfplay.max_plies);
+        Ok(TrainerSetup {
+            run_dir: run_dir.to_path_buf(),
+            model: self.model.clone(),
+            train: self.train.clone(),
+            rules: serde_json::to_value(self.rules).context("serialising the rules options")?,
+            max_plies,
+            config_hash: self.training_hash(),
+            resume,
+            follow,
+            tensorboard: true,
+        })
+    }
+
+    /// Hash of what the trained network depends on, stored in checkpoints so that a resume under
+    /// other settings is reported. Stopping rules (`train.steps`) and self-play or search
+    /// settings may change between sessions of a run.
+    fn training_hash(&self) -> String {
+        let train = TrainConfig {
+            steps: 0,
+            ..self.train.clone()
+        };
+        config_hash(&(&self.model, &train, &self.rules, self.selfplay.max_plies))
+    }
+
+    /// The self-play seed: the configured one, or a fresh one per start.
+    pub fn selfplay_seed(&self) -> u64 {
+        if self.run.seed != 0 {
+            return self.run.seed;
+        }
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64);
+        nanos ^ u64::from(std::process::id()).rotate_left(32)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_shipped_config_parses() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../configs");
+        let mut seen = 0;
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "toml") {
+                RunConfig::load(&path).unwrap_or_else(|e| panic!("{}: {e:#}", path.display()));
+                seen += 1;
+            }
+        }
+        assert!(
+            seen >= 3,
+            "quick, cpu and gpu configs expected in {}",
+            dir.display()
+        );
+    }
+
+    #[test]
+    fn a_typo_is_an_error_naming_the_key() {
+        let err = RunConfig::parse("[selfplay]\ngames_per_wroker = 3\n").unwrap_err();
+        assert!(format!("{err:#}").contains("games_per_wroker"), "{err:#}");
+    }
+
+    #[test]
+    fn an_impossible_value_is_an_error_naming_the_field() {
+        let err = RunConfig::parse("[selfplay]\nfull_search_probability = 2.0\n").unwrap_err();
+        assert!(
+            format!("{err:#}").contains("full_search_probability"),
+            "{err:#}"
+        );
+    }
+}

@@ -1,0 +1,91 @@
+//! `koshogi export` + `koshogi encode` + `scripts/export_example.py` end to end. Needs Python
+//! with torch (`$KOSHOGI_PYTHON` or the setup venv); without it the Python step prints a NOTICE.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn koshogi(args: &[&str]) -> String {
+    let output = Command::new(env!("CARGO_BIN_EXE_koshogi"))
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout).unwrap()
+}
+
+fn python_with_torch() -> Option<PathBuf> {
+    let candidates = std::env::var_os("KOSHOGI_PYTHON")
+        .map(PathBuf::from)
+        .into_iter()
+        .chain(
+            std::env::var_os("HOME")
+                .map(|h| PathBuf::from(h).join(".cache/koshogi-zero/torch-2.13.0/venv/bin/python")),
+        );
+    for python in candidates {
+        let ok = Command::new(&python)
+            .args(["-c", "import torch, numpy"])
+            .output()
+            .is_ok_and(|o| o.status.success());
+        if ok {
+            return Some(python);
+        }
+    }
+    eprintln!("NOTICE: no python with torch found; skipping scripts/export_example.py");
+    None
+}
+
+#[test]
+fn export_encode_and_the_example_script_work_together() {
+    let dir = tempfile::tempdir().unwrap();
+    tch::manual_seed(2);
+    let model = koshogi_nn::Model::new(&koshogi_nn::ModelConfig::tiny(), tch::Device::Cpu).unwrap();
+    let step = dir.path().join("checkpoints/step-000000100");
+    std::fs::create_dir_all(&step).unwrap();
+    koshogi_nn::checkpoint::save(&model, &step.join("model.json"), 100, serde_json::json!({}))
+        .unwrap();
+    let export = dir.path().join("export");
+    let encoded = dir.path().join("encoded");
+    let s = |p: &Path| p.to_str().unwrap().to_string();
+    koshogi(&["export", "--checkpoint", &s(&step), "--out", &s(&export)]);
+    let card: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(export.join("model-card.json")).unwrap())
+            .unwrap();
+    assert_eq!(card["training_step"], 100);
+    assert_eq!(card["format"], "koshogi-export");
+    assert!(export.join("model.pt").is_file() && export.join("model.safetensors").is_file());
+    koshogi(&["encode", "startpos", "--out", &s(&encoded)]);
+    let moves: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(encoded.join("moves.json")).unwrap())
+            .unwrap();
+    let count = moves["moves"].as_array().unwrap().len();
+    let game = koshogi_rules::Game::new(koshogi_rules::RulesOptions::default());
+    assert_eq!(count, game.legal_moves().len());
+
+    let Some(python) = python_with_torch() else {
+        return;
+    };
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/export_example.py");
+    let output = Command::new(python)
+        .arg(script)
+        .arg(&export)
+        .arg(&encoded)
+        .args(["--top", "3"])
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(text.contains(&format!("legal moves: {count}")), "{text}");
+    let ranked: Vec<&str> = text
+        .lines()
+        .filter(|l| l.trim_start().starts_with(char::is_numeric))
+        .collect();
+    assert_eq!(ranked.len(), 3, "{text}");
+}

@@ -1,0 +1,147 @@
+//! End-to-end tests of the main job and self-play on a tiny configuration: `koshogi selfplay`
+//! writes shards and records that `koshogi show --game` replays; `koshogi run` trains, writes
+//! checkpoints, and resumes when run again on the same directory.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+const TINY_RUN: &str = r#"
+[run]
+seed = 11
+[model]
+blocks = 1
+channels = 8
+global_pool_every = 1
+global_pool_channels = 4
+policy_channels = 4
+value_channels = 4
+value_hidden = 8
+[search]
+simulations = 2
+[selfplay]
+games_per_worker = 4
+max_plies = 8
+cheap_simulations = 1
+positions_per_shard = 16
+[train]
+batch_size = 8
+start_rows = 16
+samples_per_new_row = 1000.0
+poll_seconds = 0.1
+log_every_steps = 1
+[train.window]
+min_rows = 64
+[train.checkpoint]
+every_steps = 2
+keep_last = 10
+"#;
+
+fn koshogi(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_koshogi"))
+        .args(args)
+        .env("RUST_LOG", "warn")
+        .output()
+        .expect("the koshogi binary runs")
+}
+
+fn ok(out: &Output) -> String {
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "exit {:?}\nstdout:\n{stdout}\nstderr:\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout
+}
+
+fn write_config(dir: &Path) -> String {
+    let path = dir.join("tiny.toml");
+    std::fs::write(&path, TINY_RUN).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+fn checkpoint_steps(run: &Path) -> Vec<u64> {
+    let mut steps: Vec<u64> = std::fs::read_dir(run.join("checkpoints"))
+        .unwrap()
+        .filter_map(|e| {
+            e.ok()?
+                .file_name()
+                .to_str()?
+                .strip_prefix("step-")?
+                .parse()
+                .ok()
+        })
+        .collect();
+    steps.sort_unstable();
+    steps
+}
+
+#[test]
+fn selfplay_writes_shards_and_records_that_show_replays() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = write_config(dir.path());
+    let run = dir.path().join("run");
+    let run_str = run.to_str().unwrap();
+    let out = ok(&koshogi(&[
+        "selfplay", "--run", run_str, "--config", &config, "--games", "3",
+    ]));
+    assert!(out.contains("3 games"), "{out}");
+    assert!(
+        run.join("config.toml").exists(),
+        "the run keeps its configuration"
+    );
+    let shards: Vec<_> = std::fs::read_dir(run.join("shards")).unwrap().collect();
+    assert!(!shards.is_empty());
+    let records: Vec<_> = std::fs::read_dir(run.join("games"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(records.len(), 3);
+
+    let record = records[0].to_str().unwrap();
+    let shown = ok(&koshogi(&["show", "--game", record, "--ply", "2"]));
+    assert!(shown.contains("side to move: black (ply 2)"), "{shown}");
+    let beyond = koshogi(&["show", "--game", record, "--ply", "99"]);
+    assert!(!beyond.status.success());
+    assert!(String::from_utf8_lossy(&beyond.stderr).contains("beyond its end"));
+}
+
+#[test]
+fn run_trains_checkpoints_and_resumes() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = write_config(dir.path());
+    let run = dir.path().join("run");
+    let run_str = run.to_str().unwrap();
+
+    let out = ok(&koshogi(&[
+        "run", "--config", &config, "--run", run_str, "--steps", "4",
+    ]));
+    assert!(out.contains("trained steps 0 -> 4"), "{out}");
+    assert!(
+        checkpoint_steps(&run).contains(&4),
+        "{:?}",
+        checkpoint_steps(&run)
+    );
+    let shards_before = std::fs::read_dir(run.join("shards")).unwrap().count();
+    assert!(shards_before > 0);
+
+    // Again on the same directory (its own config.toml): resumes from step 4.
+    let out = ok(&koshogi(&["run", "--run", run_str, "--steps", "6"]));
+    assert!(out.contains("trained steps 4 -> 6"), "{out}");
+    assert!(checkpoint_steps(&run).contains(&6));
+    assert!(
+        std::fs::read_dir(run.join("shards")).unwrap().count() >= shards_before,
+        "data is kept"
+    );
+}
+
+#[test]
+fn run_without_a_configuration_is_a_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = koshogi(&["run", "--run", dir.path().to_str().unwrap()]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--config"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}

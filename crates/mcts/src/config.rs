@@ -1,0 +1,153 @@
+//! Search configuration (serde, so it can live in the run's TOML file).
+//!
+//! Every field has a default (`#[serde(default)]`), so a config file only names what it changes.
+//! The defaults are the CPU self-play setting: Gumbel root search with 16 simulations per move.
+
+use serde::{Deserialize, Serialize};
+
+/// Which root algorithm chooses moves and produces the policy target.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Algorithm {
+    /// Gumbel root search with sequential halving (Danihelka et al. 2022); learns from few
+    /// simulations, so it is the default on CPU.
+    #[default]
+    Gumbel,
+    /// AlphaZero PUCT with Dirichlet noise and visit-count targets.
+    Puct,
+}
+
+/// Parameters of one search (one tree).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SearchConfig {
+    pub algorithm: Algorithm,
+    /// Simulations per move (leaf visits below the root; the root's own evaluation is extra).
+    pub simulations: u32,
+    /// Leaves one tree may have waiting for evaluation at once. 1 = plain sequential search;
+    /// more uses virtual loss so that a few games can still fill a batch.
+    pub leaves_per_tree: u32,
+    /// Arena budget: at most this many nodes per tree. When reached the search stops early and
+    /// answers from what it has.
+    pub max_nodes: u32,
+    /// Arena budget: at most this many edges (one per legal move of an expanded node).
+    /// An expanded Ko shogi node costs 44 + 28 * (legal moves) bytes (about 6.4 KB at the
+    /// ~230 moves of an opening position), so the default 2^18 edges (7 MiB) hold about 1,100
+    /// expanded nodes: plenty for 8-64 simulations per move with tree reuse.
+    pub max_edges: u32,
+    /// Keep the subtree of the played move for the next search.
+    pub reuse_tree: bool,
+    pub gumbel: GumbelConfig,
+    pub puct: PuctConfig,
+}
+
+impl Default for SearchConfig {
+    fn default() -> Self {
+        SearchConfig {
+            algorithm: Algorithm::Gumbel,
+            simulations: 16,
+            leaves_per_tree: 1,
+            max_nodes: 1 << 14,
+            max_edges: 1 << 18,
+            reuse_tree: true,
+            gumbel: GumbelConfig::default(),
+            puct: PuctConfig::default(),
+        }
+    }
+}
+
+/// Gumbel root search (names follow the paper; defaults follow its reference code `mctx`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct GumbelConfig {
+    /// m: root moves sampled without replacement by Gumbel-top-k.
+    pub max_considered_actions: u32,
+    /// Scale of the Gumbel noise; 0 gives a deterministic search (evaluation play).
+    pub gumbel_scale: f32,
+    /// c_visit in sigma(q) = (c_visit + max_b N(b)) * c_scale * q.
+    pub c_visit: f32,
+    /// c_scale in sigma(q).
+    pub c_scale: f32,
+    /// Min-max rescale the completed Q values to [0, 1] before sigma (as `mctx` does by default).
+    pub rescale_q: bool,
+}
+
+impl Default for GumbelConfig {
+    fn default() -> Self {
+        GumbelConfig {
+            max_considered_actions: 16,
+            gumbel_scale: 1.0,
+            c_visit: 50.0,
+            c_scale: 0.1,
+            rescale_q: true,
+        }
+    }
+}
+
+/// AlphaZero PUCT.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PuctConfig {
+    /// c_init of the growing exploration constant c(N) = c_init + ln((N + c_base + 1) / c_base).
+    pub c_init: f32,
+    pub c_base: f32,
+    /// Total Dirichlet concentration at the root, spread over the legal moves
+    /// (alpha per move = total / number of moves, as KataGo does), so noise has the same
+    /// strength with 20 or 800 legal moves.
+    pub dirichlet_total_alpha: f32,
+    /// Weight of the noise in the root priors (0 disables it).
+    pub dirichlet_fraction: f32,
+    /// First-play urgency: an unvisited child is valued at the parent's Q minus
+    /// `fpu_reduction * sqrt(prior mass of visited children)` (Leela's form).
+    pub fpu_reduction: f32,
+    /// The same at the root (often 0 when noise is on, so noise-boosted moves get tried).
+    pub fpu_reduction_root: f32,
+    /// Move choice: sample proportionally to N^(1/T); 0 = most visited.
+    pub temperature: f32,
+}
+
+impl Default for PuctConfig {
+    fn default() -> Self {
+        PuctConfig {
+            c_init: 1.25,
+            c_base: 19652.0,
+            dirichlet_total_alpha: 10.0,
+            dirichlet_fraction: 0.25,
+            fpu_reduction: 0.2,
+            fpu_reduction_root: 0.0,
+            temperature: 1.0,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_partial_toml_keeps_the_other_defaults() {
+        let config: SearchConfig =
+            toml::from_str("algorithm = \"puct\"\nsimulations = 64\n[puct]\ntemperature = 0.0\n")
+                .unwrap();
+        assert_eq!(config.algorithm, Algorithm::Puct);
+        assert_eq!(config.simulations, 64);
+        assert_eq!(config.puct.temperature, 0.0);
+        assert_eq!(config.puct.c_init, PuctConfig::default().c_init);
+        assert_eq!(config.gumbel, GumbelConfig::default());
+    }
+
+    #[test]
+    fn unknown_keys_are_rejected() {
+        assert!(toml::from_str::<SearchConfig>("simulatons = 3\n").is_err());
+    }
+
+    #[test]
+    fn json_round_trip() {
+        let config = SearchConfig {
+            simulations: 7,
+            ..SearchConfig::default()
+        };
+        let text = serde_json::to_string(&config).unwrap();
+        assert_eq!(serde_json::from_str::<SearchConfig>(&text).unwrap(), config);
+    }
+}

@@ -1,0 +1,59 @@
+//! koshogi-mcts: batched Monte-Carlo tree search for koshogi-zero.
+//!
+//! * [`Search`]: one resumable tree search (PUCT or Gumbel root, chosen by [`SearchConfig`]).
+//! * [`SearchDriver`]: advances many searches at once, sending all their pending leaves to one
+//!   evaluation thread in batches, two batches in flight (ping-pong), with an evaluation cache.
+//! * [`Evaluator`]: the batch-in, priors-and-WDL-out boundary that networks implement.
+//! * [`SearchGame`]: the small game interface the search needs; implemented for tiny test
+//!   games in [`toy`] and for Ko shogi (`koshogi_rules::Game`, see [`koshogi`]).
+//! * [`MaterialEvaluator`] (uniform priors, material value) and [`NetworkEvaluator`]
+//!   (koshogi_nn's batched inference, built on its own thread by [`spawn_network_thread`]).
+//!
+//! Typical self-play use: one [`Search`] per game, all started, then
+//! [`SearchDriver::run_with`] with a callback that takes each finished search's
+//! [`SearchResult`] (policy target, root value, visits), plays the move with
+//! [`Search::advance`] (keeping the subtree) and calls [`Search::start`] again.
+//!
+//! Threads: the search runs on the caller's thread; the network on one evaluation thread
+//! (tch tensors are not `Sync`). On a 2-core machine give libtorch one intra-op thread on the
+//! evaluation thread (`koshogi bench search` measured 2 threads ~20x slower than 1 while the
+//! machine was loaded); no rayon is used here.
+//!
+//! Memory: a node is 44 bytes and each edge (legal move of an expanded node) 28 bytes with
+//! Ko shogi's 24-byte `Move`, so an expanded Ko shogi node with k legal moves costs
+//! 44 + 28k bytes (about 6.4 KB at the ~230 moves of opening positions). Trees are capped by
+//! `max_nodes` / `max_edges` (default 2^18 edges = 7 MiB per tree); unexpanded children cost
+//! nothing until visited.
+
+pub mod bench;
+pub mod cache;
+pub mod child_stats;
+pub mod config;
+pub mod driver;
+pub mod eval_thread;
+pub mod evaluator;
+pub mod game;
+pub mod gumbel;
+pub mod koshogi;
+pub mod material;
+pub mod network;
+pub mod puct;
+pub mod result;
+pub mod search;
+pub mod sequential_halving;
+pub mod toy;
+pub mod tree;
+pub mod wdl;
+
+pub use cache::EvalCache;
+pub use config::{Algorithm, GumbelConfig, PuctConfig, SearchConfig};
+pub use driver::{DriverConfig, DriverStats, SearchDriver};
+pub use eval_thread::EvalThread;
+pub use evaluator::{EvalError, EvalRequest, Evaluation, Evaluator, UniformEvaluator};
+pub use game::{SearchGame, Terminal};
+pub use koshogi::KoshogiPosition;
+pub use material::MaterialEvaluator;
+pub use network::{spawn_network_thread, NetworkEvaluator};
+pub use result::SearchResult;
+pub use search::{Phase, Search, SearchError};
+pub use wdl::Wdl;

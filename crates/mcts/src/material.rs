@@ -1,0 +1,174 @@
+//! The cheap deterministic Ko shogi evaluator: uniform priors and a material value.
+//!
+//! Serves tests (search behaviour that does not depend on a trained network) and as the
+//! weakest baseline opponent. The value is tanh(material balance / [`MATERIAL_TEMPERATURE`])
+//! for the side to move, as a WDL without draw mass.
+//!
+//! Piece values (in pawns) are a rough mobility-based table, not tuned: step movers 1.5–3,
+//! short riders and artillery 3–5, long riders 5–9, promoted and lion-like pieces 8–13, and
+//! the two "generals" (G, GV) 20 since losing one can end the game.
+
+use crate::evaluator::{EvalError, EvalRequest, Evaluation, Evaluator};
+use crate::koshogi::KoshogiPosition;
+use crate::wdl::Wdl;
+use koshogi_rules::{Color, Game, PieceKind, Position};
+
+/// Material balance (in pawns) that maps to a value of tanh(1) ~ 0.76.
+pub const MATERIAL_TEMPERATURE: f32 = 20.0;
+
+/// Value of each piece type by its code (§2 of the rules), in pawns.
+pub const PIECE_VALUES: [(&str, f32); PieceKind::COUNT] = [
+    // initial types (§2.1)
+    ("G", 20.0),
+    ("SC", 3.0),
+    ("PL", 3.0),
+    ("A", 3.0),
+    ("WR", 5.0),
+    ("SR", 3.0),
+    ("GH", 3.0),
+    ("CS", 3.0),
+    ("EN", 2.5),
+    ("TB", 4.0),
+    ("SM", 4.0),
+    ("FD", 5.0),
+    ("MA", 3.0),
+    ("D", 3.0),
+    ("B", 3.0),
+    ("SN", 3.0),
+    ("DU", 9.0),
+    ("Q", 7.0),
+    ("FH", 7.0),
+    ("R", 5.0),
+    ("FW", 5.0),
+    ("E", 5.0),
+    ("LB", 3.0),
+    ("SB", 3.5),
+    ("C", 4.0),
+    ("HS", 3.0),
+    ("CA", 5.0),
+    ("P", 1.0),
+    ("PU", 4.0),
+    ("SP", 1.5),
+    ("SU", 5.0),
+    ("CH", 4.0),
+    ("CU", 6.0),
+    ("VA", 3.0),
+    // promoted-only types (§2.2)
+    ("AM", 8.0),
+    ("BD", 8.0),
+    ("TN", 6.0),
+    ("VB", 6.0),
+    ("DP", 8.0),
+    ("PF", 6.0),
+    ("FG", 9.0),
+    ("HL", 9.0),
+    ("SK", 10.0),
+    ("GV", 20.0),
+    ("TC", 8.0),
+    ("FL", 8.0),
+    ("DR", 13.0),
+    ("TW", 10.0),
+    ("HK", 10.0),
+    ("EW", 10.0),
+    ("CG", 8.0),
+    ("LC", 6.0),
+    ("CC", 6.5),
+    ("WC", 7.0),
+    ("WH", 9.0),
+    ("CM", 8.0),
+    ("HF", 9.0),
+];
+
+/// Uniform priors, material value.
+#[derive(Clone, Debug)]
+pub struct MaterialEvaluator {
+    /// Value per `PieceKind::index()`.
+    values: [f32; PieceKind::COUNT],
+}
+
+impl Default for MaterialEvaluator {
+    fn default() -> Self {
+        let mut values = [0.0; PieceKind::COUNT];
+        for kind in PieceKind::ALL {
+            values[kind.index()] = PIECE_VALUES
+                .iter()
+                .find(|(code, _)| *code == kind.code())
+                .map(|&(_, v)| v)
+                .unwrap_or(3.0);
+        }
+        MaterialEvaluator { values }
+    }
+}
+
+impl MaterialEvaluator {
+    /// Material of the side to move minus the opponent's, in pawns.
+    pub fn balance(&self, position: &Position) -> f32 {
+        let us = position.side_to_move();
+        let side = |color: Color| -> f32 {
+            PieceKind::ALL
+                .iter()
+                .map(|&k| position.count(color, k) as f32 * self.values[k.index()])
+                .sum()
+        };
+        side(us) - side(us.opposite())
+    }
+
+    /// The value of `position` for the side to move.
+    pub fn value(&self, position: &Position) -> Wdl {
+        Wdl::from_scalar((self.balance(position) / MATERIAL_TEMPERATURE).tanh())
+    }
+}
+
+impl Evaluator<Game> for MaterialEvaluator {
+    fn evaluate(
+        &mut self,
+        requests: &[EvalRequest<Game>],
+        out: &mut Vec<Evaluation>,
+    ) -> Result<(), EvalError> {
+        out.extend(requests.iter().map(|r| {
+            let KoshogiPosition { position, .. } = &r.position;
+            Evaluation {
+                priors: vec![1.0; r.moves.len()],
+                wdl: self.value(position),
+            }
+        }));
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_piece_kind_has_a_listed_value() {
+        for kind in PieceKind::ALL {
+            assert!(
+                PIECE_VALUES.iter().any(|(code, _)| *code == kind.code()),
+                "no value for {}",
+                kind.code()
+            );
+        }
+    }
+
+    #[test]
+    fn the_start_position_is_balanced_and_a_missing_piece_counts() {
+        let eval = MaterialEvaluator::default();
+        let start = Position::startpos();
+        assert_eq!(eval.balance(&start), 0.0);
+        // Remove one of White's pieces: Black (to move) is ahead by that piece's value.
+        let (sq, piece) = start
+            .pieces()
+            .find(|(_, p)| p.color == Color::White)
+            .unwrap();
+        let mut fewer = start.clone();
+        fewer.set_piece(sq, None);
+        let expected = PIECE_VALUES
+            .iter()
+            .find(|(c, _)| *c == piece.kind.code())
+            .unwrap()
+            .1;
+        assert_eq!(eval.balance(&fewer), expected);
+        assert!(eval.value(&fewer).scalar() > 0.0);
+    }
+}

@@ -1,0 +1,206 @@
+//! Search on Ko shogi positions with the cheap material evaluator: exact terminal values must
+//! make it take a win that captures the last commanding piece and dodge a capture of its own.
+
+mod common;
+
+use common::{assert_distribution, assert_visits_add_up, search_once};
+use koshogi_mcts::{
+    Algorithm, GumbelConfig, MaterialEvaluator, SearchConfig, SearchGame, Terminal,
+};
+use koshogi_rules::{Color, Game, Move, Piece, PieceKind, Position, RulesOptions, Square};
+
+fn position(side: Color, pieces: &[(Color, &str, u8, u8)]) -> Position {
+    let mut pos = Position::empty(side);
+    for &(color, code, file, rank) in pieces {
+        let kind = PieceKind::from_code(code).unwrap();
+        pos.set_piece(
+            Square::new(file, rank).unwrap(),
+            Some(Piece::new(color, kind)),
+        );
+    }
+    pos
+}
+
+fn game(pos: Position) -> Game {
+    Game::from_position(pos, RulesOptions::default())
+}
+
+fn config(algorithm: Algorithm, simulations: u32) -> SearchConfig {
+    let mut config = SearchConfig {
+        algorithm,
+        simulations,
+        ..SearchConfig::default()
+    };
+    config.puct.temperature = 0.0;
+    config
+}
+
+/// Black's chariot unit on 5j can run up file 5 and take White's lone general on 5c, which
+/// leaves White with no commanding piece (§10.1).
+fn win_in_one() -> Game {
+    game(position(
+        Color::Black,
+        &[
+            (Color::Black, "G", 10, 19),
+            (Color::Black, "CU", 5, 10),
+            (Color::White, "G", 5, 3),
+        ],
+    ))
+}
+
+#[test]
+fn the_winning_capture_is_a_terminal_win() {
+    let mut g = win_in_one();
+    let capture: Move = g
+        .legal_moves()
+        .into_iter()
+        .find(|m| m.destination() == Square::new(5, 3).unwrap())
+        .unwrap();
+    SearchGame::play(&mut g, capture);
+    assert_eq!(
+        g.terminal(),
+        Some(Terminal::Loss),
+        "White, to move, has lost"
+    );
+}
+
+#[test]
+fn search_captures_the_last_commanding_piece() {
+    let target = Square::new(5, 3).unwrap();
+    let moves = win_in_one().legal_moves().len() as u32;
+    for seed in 0..3 {
+        let (result, search) = search_once(
+            win_in_one(),
+            config(Algorithm::Puct, 200),
+            seed,
+            MaterialEvaluator::default(),
+        );
+        assert_eq!(result.chosen_move.destination(), target, "PUCT seed {seed}");
+        assert!(result.root_value() > 0.5);
+        assert_visits_add_up(search.tree());
+
+        // Gumbel only ever plays one of its m sampled moves: consider them all here. Its move
+        // is a sample of the improved policy (the Gumbel-max trick), so with noise on it may
+        // play a non-winning move now and then; the training target must still favour the win,
+        // and without noise (evaluation play, `gumbel_scale = 0`) it must play it.
+        let mut gumbel = config(Algorithm::Gumbel, 2 * moves);
+        gumbel.gumbel = GumbelConfig {
+            max_considered_actions: moves,
+            ..GumbelConfig::default()
+        };
+        let (result, _) = search_once(
+            win_in_one(),
+            gumbel.clone(),
+            seed,
+            MaterialEvaluator::default(),
+        );
+        assert_distribution(&result.policy);
+        let best = result
+            .moves
+            .iter()
+            .position(|m| m.destination() == target)
+            .unwrap();
+        assert!(
+            result.policy[best] > 0.5,
+            "improved policy puts most mass on the win: {}",
+            result.policy[best]
+        );
+        gumbel.gumbel.gumbel_scale = 0.0;
+        let (result, search) =
+            search_once(win_in_one(), gumbel, seed, MaterialEvaluator::default());
+        assert_eq!(
+            result.chosen_move.destination(),
+            target,
+            "Gumbel seed {seed}"
+        );
+        assert_visits_add_up(search.tree());
+    }
+}
+
+/// Black's lone general on 10j stands on file 10 below White's chariot unit on 10b: anything
+/// but stepping off the file (or a capture, none available) loses the general and the game.
+fn must_dodge() -> Game {
+    game(position(
+        Color::Black,
+        &[
+            (Color::Black, "G", 10, 10),
+            (Color::Black, "P", 2, 15),
+            (Color::Black, "P", 4, 15),
+            (Color::White, "CU", 10, 2),
+            (Color::White, "G", 19, 1),
+        ],
+    ))
+}
+
+#[test]
+fn search_avoids_a_one_move_loss() {
+    let file_10 =
+        |m: &Move| m.destination().file() == 10 && m.origin() == Square::new(10, 10).unwrap();
+    let general_moved_off_file =
+        |m: &Move| m.origin() == Square::new(10, 10).unwrap() && m.destination().file() != 10;
+    let legal = must_dodge().legal_moves();
+    assert!(legal.iter().any(file_10) && legal.iter().any(|m| !general_moved_off_file(m)));
+    // The position really is "dodge or lose": after any other move White can end the game.
+    for mv in legal.iter().filter(|m| !general_moved_off_file(m)) {
+        let mut g = must_dodge();
+        SearchGame::play(&mut g, *mv);
+        let replies = g.legal_moves();
+        assert!(
+            replies.iter().any(|r| {
+                SearchGame::play(&mut g, *r);
+                let lost = g.terminal() == Some(Terminal::Loss); // Black to move, and lost
+                SearchGame::undo(&mut g);
+                lost
+            }),
+            "{mv} should lose at once"
+        );
+    }
+    for seed in 0..3 {
+        let (result, _) = search_once(
+            must_dodge(),
+            config(Algorithm::Puct, 800),
+            seed,
+            MaterialEvaluator::default(),
+        );
+        assert!(
+            general_moved_off_file(&result.chosen_move),
+            "PUCT seed {seed}: {}",
+            result.chosen_move
+        );
+        let (result, _) = search_once(
+            must_dodge(),
+            config(Algorithm::Gumbel, 256),
+            seed,
+            MaterialEvaluator::default(),
+        );
+        assert!(
+            general_moved_off_file(&result.chosen_move),
+            "Gumbel seed {seed}: {}",
+            result.chosen_move
+        );
+    }
+}
+
+#[test]
+fn max_plies_adjudication_is_a_terminal_draw() {
+    let g = game(Position::startpos()).with_max_plies(Some(0));
+    assert_eq!(g.terminal(), Some(Terminal::Draw));
+    let mut search = koshogi_mcts::Search::new(g, SearchConfig::default(), 0);
+    assert!(search.start().is_err());
+}
+
+#[test]
+fn start_position_search_with_the_cpu_default_budget() {
+    let (result, search) = search_once(
+        game(Position::startpos()),
+        SearchConfig::default(),
+        1,
+        MaterialEvaluator::default(),
+    );
+    assert_eq!(result.simulations, 16);
+    assert_eq!(result.visit_counts.iter().sum::<u32>(), 16);
+    assert_distribution(&result.policy);
+    assert_visits_add_up(search.tree());
+    // m = 16, n = 16: sequential halving gives each of the 16 sampled moves exactly one visit.
+    assert_eq!(result.visit_counts.iter().filter(|&&n| n == 1).count(), 16);
+}

@@ -1,0 +1,22 @@
+//! Errors of the metrics crate.
+
+use std::path::PathBuf;
+
+#[derive(Debug, thiserror::Error)]
+pub enum MetricsError {
+    #[error("I/O error on {path}: {source}")]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+impl MetricsError {
+    pub(crate) fn io(path: impl Into<PathBuf>, source: std::io::Error) -> MetricsError {
+        MetricsError::Io {
+            path: path.into(),
+            source,
+        }
+    }
+}

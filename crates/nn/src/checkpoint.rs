@@ -1,0 +1,285 @@
+//! Checkpoints: float32 weights as safetensors plus a JSON model card.
+//!
+//! The card (`<name>.json`) says what the weights mean: architecture, feature and move-encoding
+//! versions, training step, rule options, and the SHA-256 of the weights file
+//! (`<name>.safetensors`, next to it). Loading checks all of it before touching libtorch, so an
+//! incompatible or mismatched checkpoint is a clear error, never a crash or silently wrong
+//! play. Both files are written atomically (temporary file in the same directory, fsync,
+//! rename); the weights go first, so a card never names weights that are not complete.
+
+use std::collections::HashMap;
+use std::fs::{self, File};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use tch::{Device, Kind, Tensor};
+
+use crate::config::ModelConfig;
+use crate::error::NnError;
+use crate::features::{FEATURE_VERSION, INPUT_PLANES};
+use crate::model::Model;
+use crate::move_encoding::{MOVE_ENCODING_VERSION, POLICY_PLANES};
+
+/// The `format` field of every card.
+pub const CARD_FORMAT: &str = "koshogi-nn-checkpoint";
+/// Version of the card and weight-naming scheme.
+pub const CARD_FORMAT_VERSION: u32 = 1;
+
+/// The JSON model card.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ModelCard {
+    pub format: String,
+    pub format_version: u32,
+    pub feature_version: u32,
+    pub move_encoding_version: u32,
+    pub input_planes: usize,
+    pub policy_planes: usize,
+    pub architecture: ModelConfig,
+    pub parameter_count: usize,
+    /// Optimiser steps taken when these weights were saved.
+    pub training_step: u64,
+    /// The rule options the network was trained under (serialised `RulesOptions`).
+    pub rules_options: serde_json::Value,
+    /// File name of the weights, relative to the card's directory.
+    pub weights_file: String,
+    pub weights_sha256: String,
+    pub created_unix_seconds: u64,
+}
+
+impl ModelCard {
+    /// Checks that this build can use the card's weights (versions and plane counts).
+    pub fn check_compatible(&self, path: &Path) -> Result<(), NnError> {
+        let incompatible = |reason: String| {
+            Err(NnError::IncompatibleCheckpoint {
+                path: path.to_path_buf(),
+                reason,
+            })
+        };
+        if self.format != CARD_FORMAT {
+            return incompatible(format!(
+                "format {:?}, expected {CARD_FORMAT:?}",
+                self.format
+            ));
+        }
+        let checks = [
+            (
+                "card format version",
+                self.format_version as usize,
+                CARD_FORMAT_VERSION as usize,
+            ),
+            (
+                "input feature version",
+                self.feature_version as usize,
+                FEATURE_VERSION as usize,
+            ),
+            (
+                "move encoding version",
+                self.move_encoding_version as usize,
+                MOVE_ENCODING_VERSION as usize,
+            ),
+            ("input plane count", self.input_planes, INPUT_PLANES),
+            ("policy plane count", self.policy_planes, POLICY_PLANES),
+        ];
+        for (what, found, expected) in checks {
+            if found != expected {
+                return incompatible(format!("{what} is {found}, this build uses {expected}"));
+            }
+        }
+        Ok(())
+    }
+}
+
+fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> NnError + '_ {
+    move |source| NnError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// Renames `tmp` over `target` after flushing it, then flushes the directory entry.
+fn commit(tmp: &Path, target: &Path) -> Result<(), NnError> {
+    File::open(tmp)
+        .and_then(|f| f.sync_all())
+        .map_err(io_error(tmp))?;
+    fs::rename(tmp, target).map_err(io_error(target))?;
+    if let Some(dir) = target.parent() {
+        let dir = if dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            dir
+        };
+        // Directory fsync is best effort (not every filesystem supports it).
+        let _ = File::open(dir).and_then(|d| d.sync_all());
+    }
+    Ok(())
+}
+
+fn sha256_of(path: &Path) -> Result<String, NnError> {
+    let bytes = fs::read(path).map_err(io_error(path))?;
+    Ok(Sha256::digest(&bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect())
+}
+
+fn temp_sibling(target: &Path, suffix: &str) -> PathBuf {
+    let name = target
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    target.with_file_name(format!(".{name}.tmp-{}{suffix}", std::process::id()))
+}
+
+/// The weights path that belongs to a card path (`x.json` → `x.safetensors`).
+pub fn weights_path_for(card_path: &Path) -> PathBuf {
+    card_path.with_extension("safetensors")
+}
+
+/// Saves `model` (which must be float32) as `<card_path minus .json>.safetensors` + the card at
+/// `card_path`. `rules_options` is the serialised `RulesOptions` the model was trained under.
+pub fn save(
+    model: &Model,
+    card_path: &Path,
+    training_step: u64,
+    rules_options: serde_json::Value,
+) -> Result<ModelCard, NnError> {
+    let fail = |reason: String| NnError::Checkpoint {
+        path: card_path.to_path_buf(),
+        reason,
+    };
+    if card_path.extension().and_then(|e| e.to_str()) != Some("json") {
+        return Err(fail("the card path must end in .json".into()));
+    }
+    if let Some((name, var)) = model
+        .vs
+        .variables()
+        .into_iter()
+        .find(|(_, v)| v.kind() != Kind::Float)
+    {
+        return Err(fail(format!(
+            "checkpoints hold float32 master weights; {name} is {:?}",
+            var.kind()
+        )));
+    }
+    let weights_path = weights_path_for(card_path);
+    let tmp_weights = temp_sibling(&weights_path, ".safetensors");
+    model.vs.save(&tmp_weights)?;
+    commit(&tmp_weights, &weights_path)?;
+
+    let card = ModelCard {
+        format: CARD_FORMAT.to_string(),
+        format_version: CARD_FORMAT_VERSION,
+        feature_version: FEATURE_VERSION,
+        move_encoding_version: MOVE_ENCODING_VERSION,
+        input_planes: INPUT_PLANES,
+        policy_planes: POLICY_PLANES,
+        architecture: model.config().clone(),
+        parameter_count: model.parameter_count(),
+        training_step,
+        rules_options,
+        weights_file: weights_path
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned(),
+        weights_sha256: sha256_of(&weights_path)?,
+        created_unix_seconds: std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_secs())
+            .unwrap_or(0),
+    };
+    let text = serde_json::to_string_pretty(&card).map_err(|e| fail(e.to_string()))?;
+    let tmp_card = temp_sibling(card_path, "");
+    let mut file = File::create(&tmp_card).map_err(io_error(&tmp_card))?;
+    file.write_all(text.as_bytes())
+        .and_then(|()| file.write_all(b"\n"))
+        .map_err(io_error(&tmp_card))?;
+    drop(file);
+    commit(&tmp_card, card_path)?;
+    Ok(card)
+}
+
+/// Reads and checks a card without loading the weights.
+pub fn read_card(card_path: &Path) -> Result<ModelCard, NnError> {
+    let text = fs::read_to_string(card_path).map_err(io_error(card_path))?;
+    let card: ModelCard = serde_json::from_str(&text).map_err(|e| NnError::Checkpoint {
+        path: card_path.to_path_buf(),
+        reason: format!("unreadable model card: {e}"),
+    })?;
+    card.check_compatible(card_path)?;
+    card.architecture.validate()?;
+    Ok(card)
+}
+
+/// Loads a checkpoint as a float32 [`Model`] on `device`, after checking the card, the weights'
+/// hash and that every tensor's name and shape match the card's architecture.
+pub fn load(card_path: &Path, device: Device) -> Result<(Model, ModelCard), NnError> {
+    let card = read_card(card_path)?;
+    let incompatible = |reason: String| NnError::IncompatibleCheckpoint {
+        path: card_path.to_path_buf(),
+        reason,
+    };
+    let weights_path = card_path
+        .parent()
+        .unwrap_or(Path::new("."))
+        .join(&card.weights_file);
+    let hash = sha256_of(&weights_path)?;
+    if hash != card.weights_sha256 {
+        return Err(incompatible(format!(
+            "{} has SHA-256 {hash}, the card expects {}",
+            weights_path.display(),
+            card.weights_sha256
+        )));
+    }
+    let stored: HashMap<String, Tensor> = Tensor::read_safetensors(&weights_path)?
+        .into_iter()
+        .collect();
+    let model = Model::new(&card.architecture, device)?;
+    let variables = model.vs.variables();
+    for (name, var) in &variables {
+        let Some(tensor) = stored.get(name) else {
+            return Err(incompatible(format!("weights file lacks tensor {name}")));
+        };
+        if tensor.size() != var.size() {
+            return Err(incompatible(format!(
+                "tensor {name} has shape {:?}, the architecture needs {:?}",
+                tensor.size(),
+                var.size()
+            )));
+        }
+    }
+    if let Some(extra) = stored.keys().find(|name| !variables.contains_key(*name)) {
+        return Err(incompatible(format!(
+            "weights file has tensor {extra} that the architecture lacks"
+        )));
+    }
+    tch::no_grad(|| -> Result<(), NnError> {
+        for (name, mut var) in variables {
+            var.f_copy_(&stored[&name].to_kind(Kind::Float).to_device(device))?;
+        }
+        Ok(())
+    })?;
+    Ok((model, card))
+}
+
+/// Like [`load`], but also insists on a given architecture (e.g. the one a training run was
+/// configured with).
+pub fn load_expecting(
+    card_path: &Path,
+    device: Device,
+    expected: &ModelConfig,
+) -> Result<(Model, ModelCard), NnError> {
+    let card = read_card(card_path)?;
+    if &card.architecture != expected {
+        return Err(NnError::IncompatibleCheckpoint {
+            path: card_path.to_path_buf(),
+            reason: format!(
+                "architecture {:?} differs from the configured {:?}",
+                card.architecture, expected
+            ),
+        });
+    }
+    load(card_path, device)
+}

@@ -1,0 +1,370 @@
+//! Serde configuration of the network: its architecture (what a checkpoint must match) and how
+//! it runs (device, precision, memory layout), which may differ between machines.
+//!
+//! The two are separate on purpose: the architecture is part of a checkpoint's identity, the
+//! runtime settings are not (one checkpoint runs in float32 on a training GPU and in bfloat16
+//! on a 2-core CPU).
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
+
+use crate::error::NnError;
+use crate::hardware;
+
+/// Shape of the residual network. Serialised into every checkpoint's model card.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ModelConfig {
+    /// Residual blocks in the trunk.
+    pub blocks: usize,
+    /// Channels of the trunk.
+    pub channels: usize,
+    /// Spatial size of the stem convolution (1 = a per-point embedding of the input planes, 3 =
+    /// also looks at the neighbours; the stem reads ~140 sparse planes, so 3 costs about one
+    /// residual block).
+    pub stem_kernel: usize,
+    /// Every `global_pool_every`-th block (1-based: blocks k·n − 1 counting from 0) is a
+    /// KataGo-style global pooling block; 0 = none.
+    pub global_pool_every: usize,
+    /// Channels of a global pooling block that are pooled into biases for the others.
+    pub global_pool_channels: usize,
+    /// Channels of the policy head before the final 1×1 convolution to the policy planes.
+    pub policy_channels: usize,
+    /// Channels of the value head's 1×1 convolution (pooled into a vector).
+    pub value_channels: usize,
+    /// Width of the value head's hidden fully connected layer.
+    pub value_hidden: usize,
+}
+
+impl Default for ModelConfig {
+    /// The default CPU model (see `docs/input-features.md` and the README for why this size).
+    fn default() -> Self {
+        ModelConfig::cpu_default()
+    }
+}
+
+impl ModelConfig {
+    /// The default network for self-play on a 2-core CPU.
+    pub fn cpu_default() -> Self {
+        ModelConfig {
+            blocks: 6,
+            channels: 64,
+            stem_kernel: 3,
+            global_pool_every: 3,
+            global_pool_channels: 16,
+            policy_channels: 32,
+            value_channels: 32,
+            value_hidden: 64,
+        }
+    }
+
+    /// A larger network meant for a CUDA machine.
+    pub fn gpu_default() -> Self {
+        ModelConfig {
+            blocks: 10,
+            channels: 128,
+            stem_kernel: 3,
+            global_pool_every: 3,
+            global_pool_channels: 32,
+            policy_channels: 48,
+            value_channels: 32,
+            value_hidden: 128,
+        }
+    }
+
+    /// A very small network for fast tests.
+    pub fn tiny() -> Self {
+        ModelConfig {
+            blocks: 2,
+            channels: 16,
+            stem_kernel: 3,
+            global_pool_every: 2,
+            global_pool_channels: 4,
+            policy_channels: 8,
+            value_channels: 8,
+            value_hidden: 16,
+        }
+    }
+
+    /// Whether block `index` (0-based) is a global pooling block.
+    pub fn is_global_pool_block(&self, index: usize) -> bool {
+        self.global_pool_every > 0 && (index + 1).is_multiple_of(self.global_pool_every)
+    }
+
+    /// Rejects shapes the network cannot be built with (a clear error instead of a libtorch
+    /// crash deep inside a convolution).
+    pub fn validate(&self) -> Result<(), NnError> {
+        let bad = |why: String| Err(NnError::InvalidConfig(why));
+        if self.blocks == 0 || self.channels == 0 {
+            return bad("blocks and channels must be positive".into());
+        }
+        if self.stem_kernel != 1 && self.stem_kernel != 3 && self.stem_kernel != 5 {
+            return bad(format!(
+                "stem_kernel must be 1, 3 or 5, not {}",
+                self.stem_kernel
+            ));
+        }
+        if self.global_pool_every > 0
+            && (self.global_pool_channels == 0 || self.global_pool_channels >= self.channels)
+        {
+            return bad(format!(
+                "global_pool_channels ({}) must be in 1..channels ({})",
+                self.global_pool_channels, self.channels
+            ));
+        }
+        if self.policy_channels == 0 || self.value_channels == 0 || self.value_hidden == 0 {
+            return bad("head widths must be positive".into());
+        }
+        Ok(())
+    }
+}
+
+/// Where the network runs. Text form: `auto`, `cpu`, `cuda` or `cuda:N`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum DeviceSpec {
+    /// CUDA device 0 when libtorch sees one, otherwise the CPU.
+    #[default]
+    Auto,
+    Cpu,
+    Cuda(usize),
+}
+
+impl DeviceSpec {
+    /// The libtorch device this resolves to on this machine; asking for CUDA where there is none
+    /// is an error, not a silent fall-back.
+    pub fn resolve(self) -> Result<tch::Device, NnError> {
+        match self {
+            DeviceSpec::Auto => Ok(tch::Device::cuda_if_available()),
+            DeviceSpec::Cpu => Ok(tch::Device::Cpu),
+            DeviceSpec::Cuda(index) => {
+                let count = tch::Cuda::device_count() as usize;
+                if index < count {
+                    Ok(tch::Device::Cuda(index))
+                } else {
+                    Err(NnError::DeviceUnavailable(format!(
+                        "cuda:{index} requested but libtorch sees {count} CUDA device(s)"
+                    )))
+                }
+            }
+        }
+    }
+}
+
+impl fmt::Display for DeviceSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DeviceSpec::Auto => f.write_str("auto"),
+            DeviceSpec::Cpu => f.write_str("cpu"),
+            DeviceSpec::Cuda(i) => write!(f, "cuda:{i}"),
+        }
+    }
+}
+
+impl FromStr for DeviceSpec {
+    type Err = NnError;
+    fn from_str(s: &str) -> Result<Self, NnError> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "auto" => Ok(DeviceSpec::Auto),
+            "cpu" => Ok(DeviceSpec::Cpu),
+            "cuda" | "gpu" => Ok(DeviceSpec::Cuda(0)),
+            other => other
+                .strip_prefix("cuda:")
+                .and_then(|n| n.parse().ok())
+                .map(DeviceSpec::Cuda)
+                .ok_or_else(|| {
+                    NnError::InvalidConfig(format!(
+                        "unknown device {s:?} (auto | cpu | cuda | cuda:N)"
+                    ))
+                }),
+        }
+    }
+}
+
+impl Serialize for DeviceSpec {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for DeviceSpec {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// Number format of the inference copy of the network.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Precision {
+    /// bfloat16 on a CPU with native bf16 instructions (AVX512-BF16 / AMX), else float32 on
+    /// the CPU; float16 on CUDA.
+    #[default]
+    Auto,
+    #[serde(alias = "f32", alias = "fp32")]
+    Float32,
+    #[serde(alias = "bf16")]
+    BFloat16,
+    #[serde(alias = "f16", alias = "fp16", alias = "half")]
+    Float16,
+}
+
+impl Precision {
+    /// The tensor kind used on `device`.
+    pub fn resolve(self, device: tch::Device) -> tch::Kind {
+        match self {
+            Precision::Float32 => tch::Kind::Float,
+            Precision::BFloat16 => tch::Kind::BFloat16,
+            Precision::Float16 => tch::Kind::Half,
+            Precision::Auto if device.is_cuda() => tch::Kind::Half,
+            Precision::Auto if hardware::cpu_has_native_bf16() => tch::Kind::BFloat16,
+            Precision::Auto => tch::Kind::Float,
+        }
+    }
+}
+
+impl FromStr for Precision {
+    type Err = NnError;
+    fn from_str(s: &str) -> Result<Self, NnError> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "auto" => Ok(Precision::Auto),
+            "f32" | "fp32" | "float32" => Ok(Precision::Float32),
+            "bf16" | "bfloat16" => Ok(Precision::BFloat16),
+            "f16" | "fp16" | "half" | "float16" => Ok(Precision::Float16),
+            _ => Err(NnError::InvalidConfig(format!(
+                "unknown precision {s:?} (auto | f32 | bf16 | f16)"
+            ))),
+        }
+    }
+}
+
+/// How the inference copy runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RuntimeConfig {
+    pub device: DeviceSpec,
+    pub precision: Precision,
+    /// Channels-last (NHWC) memory layout: `None` = on for CPU bfloat16 (oneDNN's fast path),
+    /// off otherwise.
+    pub channels_last: Option<bool>,
+}
+
+impl Default for RuntimeConfig {
+    fn default() -> Self {
+        RuntimeConfig {
+            device: DeviceSpec::Auto,
+            precision: Precision::Auto,
+            channels_last: None,
+        }
+    }
+}
+
+impl RuntimeConfig {
+    /// Device, kind and layout this configuration resolves to on this machine.
+    pub fn resolve(&self) -> Result<ResolvedRuntime, NnError> {
+        let device = self.device.resolve()?;
+        let kind = self.precision.resolve(device);
+        if device == tch::Device::Cpu && kind == tch::Kind::Half {
+            return Err(NnError::InvalidConfig(
+                "float16 inference is only supported on CUDA".into(),
+            ));
+        }
+        let channels_last = self
+            .channels_last
+            .unwrap_or(device == tch::Device::Cpu && kind == tch::Kind::BFloat16);
+        Ok(ResolvedRuntime {
+            device,
+            kind,
+            channels_last,
+        })
+    }
+}
+
+/// A [`RuntimeConfig`] resolved against this machine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ResolvedRuntime {
+    pub device: tch::Device,
+    pub kind: tch::Kind,
+    pub channels_last: bool,
+}
+
+impl fmt::Display for ResolvedRuntime {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let kind = match self.kind {
+            tch::Kind::Float => "f32",
+            tch::Kind::BFloat16 => "bf16",
+            tch::Kind::Half => "f16",
+            _ => "other",
+        };
+        let device = match self.device {
+            tch::Device::Cpu => "cpu".to_string(),
+            tch::Device::Cuda(i) => format!("cuda:{i}"),
+            other => format!("{other:?}"),
+        };
+        write!(
+            f,
+            "{device} {kind}{}",
+            if self.channels_last {
+                " channels-last"
+            } else {
+                ""
+            }
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn device_spec_text_round_trips() {
+        for text in ["auto", "cpu", "cuda:0", "cuda:3"] {
+            let spec: DeviceSpec = text.parse().unwrap();
+            assert_eq!(spec.to_string(), text);
+        }
+        assert_eq!("cuda".parse::<DeviceSpec>().unwrap(), DeviceSpec::Cuda(0));
+        assert!("tpu".parse::<DeviceSpec>().is_err());
+        assert!("cuda:x".parse::<DeviceSpec>().is_err());
+    }
+
+    #[test]
+    fn runtime_config_reads_from_json() {
+        let config: RuntimeConfig =
+            serde_json::from_str(r#"{"device": "cpu", "precision": "float32"}"#).unwrap();
+        let short: RuntimeConfig =
+            serde_json::from_str(r#"{"device": "cpu", "precision": "f32"}"#).unwrap();
+        assert_eq!(short, config);
+        assert!(
+            serde_json::from_str::<RuntimeConfig>(r#"{"device": "cpu", "precision": "f8"}"#)
+                .is_err()
+        );
+        assert_eq!(config.device, DeviceSpec::Cpu);
+        let resolved = config.resolve().unwrap();
+        assert_eq!(resolved.kind, tch::Kind::Float);
+        assert!(!resolved.channels_last);
+    }
+
+    #[test]
+    fn half_precision_on_cpu_is_rejected() {
+        let config = RuntimeConfig {
+            device: DeviceSpec::Cpu,
+            precision: Precision::Float16,
+            channels_last: None,
+        };
+        assert!(config.resolve().is_err());
+    }
+
+    #[test]
+    fn configs_validate() {
+        ModelConfig::cpu_default().validate().unwrap();
+        ModelConfig::gpu_default().validate().unwrap();
+        ModelConfig::tiny().validate().unwrap();
+        let bad = ModelConfig {
+            global_pool_channels: 64,
+            ..ModelConfig::cpu_default()
+        };
+        assert!(bad.validate().is_err());
+    }
+}

@@ -1,0 +1,40 @@
+//! koshogi-nn: the neural network of koshogi-zero.
+//!
+//! * [`features`]: a position as input planes, from the side to move's view
+//!   (`docs/input-features.md`).
+//! * [`move_encoding`]: every legal move as a short list of (plane, point) legs of the policy
+//!   output, its logit the sum of its legs (`docs/move-encoding.md`).
+//! * [`model`]: the residual network (tch), [`config`] its serde configuration.
+//! * [`inference`]: batched evaluation for the search (probabilities over legal moves only).
+//! * [`training_step`]: batches and losses for the trainer.
+//! * [`checkpoint`]: safetensors weights + JSON model card, checked on load.
+//! * [`bench`]: `koshogi bench nn`.
+
+pub mod bench;
+pub mod checkpoint;
+pub mod config;
+pub mod error;
+pub mod features;
+pub mod geometry;
+pub mod hardware;
+pub mod inference;
+pub mod model;
+pub mod move_encoding;
+pub mod move_gather;
+pub mod training_step;
+
+pub use checkpoint::ModelCard;
+pub use config::{DeviceSpec, ModelConfig, Precision, ResolvedRuntime, RuntimeConfig};
+pub use error::NnError;
+pub use features::{
+    encode_batch, encode_position, FeatureInput, FEATURE_LEN, FEATURE_VERSION, INPUT_PLANES,
+};
+pub use inference::{EvalPosition, Evaluation, InferenceModel};
+pub use model::{Model, Network, NetworkOutput};
+pub use move_encoding::{
+    encode_move, encode_moves, MoveLegs, MOVE_ENCODING_VERSION, POLICY_PLANES,
+};
+pub use move_gather::LegalMoveIndex;
+pub use training_step::{
+    compute_losses, LossWeights, Losses, SampleTargets, TrainingBatch, TrainingBatchBuilder,
+};

@@ -1,0 +1,386 @@
+//! The network end to end on real positions: inference returns the softmax of the summed leg
+//! logits over exactly the legal moves, bfloat16 agrees with float32, checkpoints round-trip
+//! and reject mismatches, and a training step lowers the loss.
+
+use koshogi_nn::checkpoint;
+use koshogi_nn::features::{encode_position, FeatureInput, FEATURE_LEN, INPUT_PLANES};
+use koshogi_nn::geometry::POINTS;
+use koshogi_nn::move_encoding::{encode_moves, MoveLegs, POLICY_PLANES};
+use koshogi_nn::{
+    compute_losses, DeviceSpec, EvalPosition, Evaluation, InferenceModel, LossWeights, Model,
+    ModelConfig, NnError, Precision, RuntimeConfig, SampleTargets, TrainingBatchBuilder,
+};
+use koshogi_rules::{Game, Position, RulesOptions};
+use tch::nn::OptimizerConfig;
+use tch::{Device, Kind, Tensor};
+
+fn runtime(precision: Precision) -> RuntimeConfig {
+    RuntimeConfig {
+        device: DeviceSpec::Cpu,
+        precision,
+        channels_last: None,
+    }
+}
+
+/// A few positions along a fixed random game, with their legal moves.
+fn positions(count: usize) -> Vec<(Position, Vec<koshogi_rules::Move>)> {
+    let mut game = Game::new(RulesOptions::default());
+    let mut out = Vec::new();
+    let mut state = 12345u64;
+    while out.len() < count && game.outcome().is_none() {
+        let moves = game.legal_moves();
+        out.push((game.position().clone(), moves.clone()));
+        state = state.wrapping_mul(6364136223846793005).wrapping_add(1);
+        game.play(moves[(state >> 33) as usize % moves.len()]);
+    }
+    out
+}
+
+fn evaluate(
+    model: &mut InferenceModel,
+    samples: &[(Position, Vec<koshogi_rules::Move>)],
+) -> Vec<Evaluation> {
+    let options = RulesOptions::default();
+    let requests: Vec<EvalPosition<'_>> = samples
+        .iter()
+        .map(|(p, m)| EvalPosition {
+            input: FeatureInput::from_position(p, &options),
+            moves: m,
+        })
+        .collect();
+    let mut out = Vec::new();
+    model.evaluate(&requests, &mut out).unwrap();
+    out
+}
+
+#[test]
+fn inference_is_the_softmax_of_summed_legs_over_legal_moves() {
+    tch::set_num_threads(1);
+    tch::manual_seed(3);
+    let master = Model::new(&ModelConfig::tiny(), Device::Cpu).unwrap();
+    let mut inference = InferenceModel::from_model(&master, &runtime(Precision::Float32)).unwrap();
+    let samples = positions(5);
+    let evaluations = evaluate(&mut inference, &samples);
+    assert_eq!(evaluations.len(), samples.len());
+
+    // Recompute by hand from the dense policy output of the master.
+    let options = RulesOptions::default();
+    for ((position, moves), evaluation) in samples.iter().zip(&evaluations) {
+        let mut features = vec![0f32; FEATURE_LEN];
+        encode_position(
+            &FeatureInput::from_position(position, &options),
+            &mut features,
+        )
+        .unwrap();
+        let input = Tensor::from_slice(&features).view([1, INPUT_PLANES as i64, 19, 19]);
+        let output = tch::no_grad(|| master.network.forward(&input));
+        let dense: Vec<f32> = Vec::try_from(output.policy.view([-1])).unwrap();
+        assert_eq!(dense.len(), POLICY_PLANES * POINTS);
+        let mut legs = Vec::new();
+        encode_moves(position, moves, &mut legs).unwrap();
+        let logits: Vec<f32> = legs
+            .iter()
+            .map(|l| l.iter().map(|e| dense[e as usize]).sum())
+            .collect();
+        let max = logits.iter().copied().fold(f32::MIN, f32::max);
+        let total: f32 = logits.iter().map(|l| (l - max).exp()).sum();
+        assert_eq!(evaluation.policy.len(), moves.len());
+        for (p, l) in evaluation.policy.iter().zip(&logits) {
+            assert!((p - (l - max).exp() / total).abs() < 1e-5);
+        }
+        let wdl: Vec<f32> =
+            Vec::try_from(output.wdl_logits.softmax(-1, Kind::Float).view([-1])).unwrap();
+        for (got, want) in evaluation.wdl.iter().zip(&wdl) {
+            assert!((got - want).abs() < 1e-5);
+        }
+        assert!((evaluation.policy.iter().sum::<f32>() - 1.0).abs() < 1e-4);
+    }
+}
+
+#[test]
+fn bfloat16_channels_last_agrees_with_float32() {
+    tch::set_num_threads(1);
+    tch::manual_seed(4);
+    let master = Model::new(&ModelConfig::tiny(), Device::Cpu).unwrap();
+    let mut f32_model = InferenceModel::from_model(&master, &runtime(Precision::Float32)).unwrap();
+    let bf16_runtime = RuntimeConfig {
+        channels_last: Some(true),
+        ..runtime(Precision::BFloat16)
+    };
+    let mut bf16_model = InferenceModel::from_model(&master, &bf16_runtime).unwrap();
+    assert_eq!(bf16_model.runtime().kind, Kind::BFloat16);
+    let samples = positions(6);
+    let (a, b) = (
+        evaluate(&mut f32_model, &samples),
+        evaluate(&mut bf16_model, &samples),
+    );
+    for (x, y) in a.iter().zip(&b) {
+        // Compare log-probabilities: with ~250 legal moves each probability is small.
+        let worst = x
+            .policy
+            .iter()
+            .zip(&y.policy)
+            .map(|(p, q)| (p.ln() - q.ln()).abs())
+            .fold(0f32, f32::max);
+        assert!(worst < 0.1, "log-probability differs by {worst}");
+        for k in 0..3 {
+            assert!(
+                (x.wdl[k] - y.wdl[k]).abs() < 0.02,
+                "wdl {:?} vs {:?}",
+                x.wdl,
+                y.wdl
+            );
+        }
+        // The head predicts plies / 256: allow bfloat16's ~1% error on that scale.
+        let tolerance =
+            0.02 * koshogi_nn::model::MOVES_LEFT_SCALE as f32 + 0.02 * x.moves_left.abs();
+        assert!(
+            (x.moves_left - y.moves_left).abs() < tolerance,
+            "{} vs {}",
+            x.moves_left,
+            y.moves_left
+        );
+    }
+}
+
+#[test]
+fn checkpoints_round_trip_and_reject_mismatches() {
+    tch::set_num_threads(1);
+    tch::manual_seed(5);
+    let dir = tempfile::tempdir().unwrap();
+    let card_path = dir.path().join("model-000042.json");
+    let master = Model::new(&ModelConfig::tiny(), Device::Cpu).unwrap();
+    let rules = serde_json::to_value(RulesOptions::default()).unwrap();
+    let card = checkpoint::save(&master, &card_path, 42, rules.clone()).unwrap();
+    assert_eq!(card.training_step, 42);
+    assert!(dir.path().join("model-000042.safetensors").exists());
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().contains(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "temporary files left behind");
+
+    let (loaded, loaded_card) = checkpoint::load(&card_path, Device::Cpu).unwrap();
+    assert_eq!(loaded_card, card);
+    assert_eq!(loaded_card.rules_options, rules);
+    let original = master.vs.variables();
+    for (name, tensor) in loaded.vs.variables() {
+        assert!(
+            tensor.equal(&original[&name]),
+            "{name} differs after loading"
+        );
+    }
+    let samples = positions(2);
+    let mut from_master =
+        InferenceModel::from_model(&master, &runtime(Precision::Float32)).unwrap();
+    let (mut from_disk, _) =
+        InferenceModel::load(&card_path, &runtime(Precision::Float32)).unwrap();
+    assert_eq!(
+        evaluate(&mut from_master, &samples),
+        evaluate(&mut from_disk, &samples)
+    );
+
+    // The configured architecture must match.
+    let other = ModelConfig {
+        channels: 24,
+        ..ModelConfig::tiny()
+    };
+    let err = checkpoint::load_expecting(&card_path, Device::Cpu, &other).unwrap_err();
+    assert!(
+        matches!(err, NnError::IncompatibleCheckpoint { .. }),
+        "{err}"
+    );
+
+    let original_text = std::fs::read_to_string(&card_path).unwrap();
+    let write_card = |edit: &dyn Fn(&mut serde_json::Value)| {
+        let mut json: serde_json::Value = serde_json::from_str(&original_text).unwrap();
+        edit(&mut json);
+        std::fs::write(&card_path, serde_json::to_string(&json).unwrap()).unwrap();
+    };
+    // A different feature version.
+    write_card(&|j| j["feature_version"] = serde_json::json!(999));
+    let err = checkpoint::load(&card_path, Device::Cpu).unwrap_err();
+    assert!(
+        err.to_string().contains("input feature version is 999"),
+        "{err}"
+    );
+    // A different move encoding version.
+    write_card(&|j| j["move_encoding_version"] = serde_json::json!(0));
+    let err = checkpoint::load(&card_path, Device::Cpu).unwrap_err();
+    assert!(err.to_string().contains("move encoding version"), "{err}");
+    // A card claiming another architecture than the weights have.
+    write_card(&|j| j["architecture"]["channels"] = serde_json::json!(24));
+    let err = checkpoint::load(&card_path, Device::Cpu).unwrap_err();
+    assert!(
+        matches!(err, NnError::IncompatibleCheckpoint { .. }) && err.to_string().contains("shape"),
+        "{err}"
+    );
+    // Weights that are not the ones the card was written for.
+    write_card(&|_| {});
+    let weights = dir.path().join("model-000042.safetensors");
+    let mut bytes = std::fs::read(&weights).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x55;
+    std::fs::write(&weights, bytes).unwrap();
+    let err = checkpoint::load(&card_path, Device::Cpu).unwrap_err();
+    assert!(err.to_string().contains("SHA-256"), "{err}");
+    // Not a card at all.
+    std::fs::write(&card_path, "{ not json").unwrap();
+    assert!(matches!(
+        checkpoint::load(&card_path, Device::Cpu),
+        Err(NnError::Checkpoint { .. })
+    ));
+}
+
+#[test]
+fn a_few_training_steps_lower_the_loss_on_a_fixed_batch() {
+    tch::set_num_threads(1);
+    tch::manual_seed(6);
+    let model = Model::new(&ModelConfig::tiny(), Device::Cpu).unwrap();
+    let options = RulesOptions::default();
+    let mut builder = TrainingBatchBuilder::new();
+    let mut features = vec![0f32; FEATURE_LEN];
+    let mut legs: Vec<MoveLegs> = Vec::new();
+    for (i, (position, moves)) in positions(12).iter().enumerate() {
+        encode_position(
+            &FeatureInput::from_position(position, &options),
+            &mut features,
+        )
+        .unwrap();
+        encode_moves(position, moves, &mut legs).unwrap();
+        let target = [
+            ((i * 37) % moves.len()) as u32,
+            ((i * 11 + 5) % moves.len()) as u32,
+        ];
+        let policy = [(target[0], 0.75), (target[1], 0.25)];
+        let wdl = [[1.0, 0.0, 0.0], [0.0, 0.0, 1.0], [0.0, 1.0, 0.0]][i % 3];
+        let targets = SampleTargets {
+            policy: &policy,
+            policy_weight: 1.0,
+            wdl,
+            moves_left: 400.0 + 50.0 * i as f32,
+            material: i as f32 - 6.0,
+        };
+        builder.push(&features, &legs, &targets).unwrap();
+    }
+    let batch = builder.build(Device::Cpu);
+    let weights = LossWeights::default();
+    let mut optimizer = tch::nn::Adam::default().build(&model.vs, 1e-2).unwrap();
+    let first_losses = compute_losses(&model.network, &batch, &weights).unwrap();
+    let first = first_losses.values();
+    let first_entropy = first_losses.policy_entropy.double_value(&[]);
+    // At initialisation the policy is spread over ~250 legal moves: entropy near ln(250) ≈ 5.5.
+    assert!(
+        first_entropy > 3.0 && first_entropy <= (400f64).ln(),
+        "entropy {first_entropy}"
+    );
+    for _ in 0..60 {
+        let losses = compute_losses(&model.network, &batch, &weights).unwrap();
+        optimizer.zero_grad();
+        losses.total.backward();
+        optimizer.step();
+    }
+    let last_losses = compute_losses(&model.network, &batch, &weights).unwrap();
+    let last = last_losses.values();
+    let last_entropy = last_losses.policy_entropy.double_value(&[]);
+    assert!(
+        last_entropy < first_entropy,
+        "entropy {first_entropy} -> {last_entropy}"
+    );
+    let accuracy = last_losses.value_accuracy.double_value(&[]);
+    assert!(
+        (0.0..=1.0).contains(&accuracy)
+            && accuracy >= first_losses.value_accuracy.double_value(&[])
+    );
+    assert!(first.iter().all(|v| v.is_finite()) && last.iter().all(|v| v.is_finite()));
+    assert!(
+        last[0] < 0.6 * first[0],
+        "total loss {} -> {}",
+        first[0],
+        last[0]
+    );
+    assert!(
+        last[1] < first[1],
+        "policy loss {} -> {}",
+        first[1],
+        last[1]
+    );
+    assert!(last[2] < first[2], "value loss {} -> {}", first[2], last[2]);
+}
+
+#[test]
+fn bad_training_samples_are_rejected() {
+    let mut builder = TrainingBatchBuilder::new();
+    let legs = [MoveLegs::from_entries(&[1]).unwrap()];
+    let targets = SampleTargets {
+        policy: &[(3, 1.0)],
+        policy_weight: 1.0,
+        wdl: [1.0, 0.0, 0.0],
+        moves_left: 1.0,
+        material: 0.0,
+    };
+    assert!(builder
+        .push(&vec![0.0; FEATURE_LEN], &legs, &targets)
+        .is_err());
+    assert!(builder
+        .push(
+            &[0.0; 10],
+            &legs,
+            &SampleTargets {
+                policy: &[],
+                ..targets.clone()
+            }
+        )
+        .is_err());
+    assert!(builder.is_empty());
+}
+
+#[test]
+fn sync_from_brings_the_inference_copy_up_to_date() {
+    tch::set_num_threads(1);
+    tch::manual_seed(8);
+    let master = Model::new(&ModelConfig::tiny(), Device::Cpu).unwrap();
+    let runtime = RuntimeConfig {
+        channels_last: Some(true),
+        ..runtime(Precision::Float32)
+    };
+    let mut inference = InferenceModel::from_model(&master, &runtime).unwrap();
+    let samples = positions(3);
+    let before = evaluate(&mut inference, &samples);
+    // Change the master's weights, as a training step would.
+    tch::no_grad(|| {
+        for (_, mut var) in master.vs.variables() {
+            let noise = var.randn_like() * 0.05;
+            let _ = var.f_add_(&noise).unwrap();
+        }
+    });
+    assert_eq!(
+        evaluate(&mut inference, &samples),
+        before,
+        "no sync yet: old weights"
+    );
+    inference.sync_from(&master).unwrap();
+    let after = evaluate(&mut inference, &samples);
+    let fresh = evaluate(
+        &mut InferenceModel::from_model(&master, &runtime).unwrap(),
+        &samples,
+    );
+    assert_ne!(after, before);
+    for (a, f) in after.iter().zip(&fresh) {
+        assert!(a
+            .policy
+            .iter()
+            .zip(&f.policy)
+            .all(|(x, y)| (x - y).abs() < 1e-6));
+    }
+    let other = Model::new(
+        &ModelConfig {
+            blocks: 3,
+            ..ModelConfig::tiny()
+        },
+        Device::Cpu,
+    )
+    .unwrap();
+    assert!(inference.sync_from(&other).is_err());
+}

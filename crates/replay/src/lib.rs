@@ -1,0 +1,34 @@
+//! On-disk replay shards for koshogi-zero.
+//!
+//! Self-play writes finished games into `<run>/shards/shard-<sequence>-<writer>.npz`; the trainer
+//! lists and reads them. Every shard is written atomically (temporary file, fsync, rename, fsync of
+//! the directory) and carries a SHA-256 checksum, so a crash never leaves a readable partial shard
+//! and a corrupted one is detected and skipped. The format is a plain numpy `.npz` archive,
+//! documented in docs/replay-format.md and readable with `numpy.load` (see scripts/read_shard.py).
+//!
+//! Writing: [`ShardDir::for_run`] once per process, a [`ShardWriter`] per self-play worker, a
+//! [`GameRecorder`] per game (positions via [`encode_position`]), [`ShardWriter::add_game`] with
+//! its finished records. Reading: [`list_shards`], [`Shard::open`] or
+//! [`Shard::open_or_skip`], then [`Shard::records`] or [`Shard::arrays`].
+
+pub mod board;
+pub mod error;
+pub mod format;
+pub mod game_recorder;
+pub mod naming;
+pub mod npy;
+pub mod reader;
+pub mod record;
+pub mod writer;
+
+pub use board::{
+    decode_position, encode_position, material_balance, BoardDecodeError, PointCode, BOARD_BYTES,
+    BOARD_ENCODING_VERSION,
+};
+pub use error::{NpyError, RecordError, ShardError};
+pub use format::{Provenance, ShardMeta, AUX_FIELDS, FORMAT_VERSION};
+pub use game_recorder::{GameRecorder, SearchRecord};
+pub use naming::{shards_dir, validate_writer_id, ShardFile};
+pub use reader::{list_shards, read_all_shards, Shard};
+pub use record::{PolicyEntry, PositionRecord, Record, ShardArrays};
+pub use writer::{ShardDir, ShardWriter};

@@ -1,0 +1,125 @@
+//! File names inside a shard directory: finished shards, and the temporary files they are
+//! written to first.
+//!
+//! `shard-<sequence:09>-<writer>.npz` sorts in creation order and never collides between writers;
+//! temporary files start with a dot and end in `.tmp`, so no reader ever mistakes one for a shard,
+//! and carry the writing process id so the next start can tell an abandoned one from a live one.
+
+use std::path::{Path, PathBuf};
+
+use crate::error::ShardError;
+
+const SHARD_PREFIX: &str = "shard-";
+const SHARD_SUFFIX: &str = ".npz";
+const TEMP_PREFIX: &str = ".partial-";
+const TEMP_SUFFIX: &str = ".tmp";
+
+/// A finished shard in a shard directory.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ShardFile {
+    /// Creation order within the directory (allocated when the shard becomes visible).
+    pub sequence: u64,
+    /// Which writer produced it (unique among concurrent writers of one run).
+    pub writer_id: String,
+    pub path: PathBuf,
+}
+
+/// Checks a writer id: 1–32 ASCII letters, digits or `_` (no `-`, which separates name fields).
+pub fn validate_writer_id(writer_id: &str) -> Result<(), ShardError> {
+    let ok = (1..=32).contains(&writer_id.len())
+        && writer_id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_');
+    if ok {
+        Ok(())
+    } else {
+        Err(ShardError::BadWriterId(writer_id.to_string()))
+    }
+}
+
+pub(crate) fn shard_file_name(sequence: u64, writer_id: &str) -> String {
+    format!("{SHARD_PREFIX}{sequence:09}-{writer_id}{SHARD_SUFFIX}")
+}
+
+/// `(sequence, writer id)` of a shard file name, or `None` for anything else.
+pub(crate) fn parse_shard_file_name(name: &str) -> Option<(u64, String)> {
+    let stem = name
+        .strip_prefix(SHARD_PREFIX)?
+        .strip_suffix(SHARD_SUFFIX)?;
+    let (sequence, writer) = stem.split_once('-')?;
+    if sequence.len() < 9 || !sequence.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    validate_writer_id(writer).ok()?;
+    Some((sequence.parse().ok()?, writer.to_string()))
+}
+
+pub(crate) fn temp_file_name(writer_id: &str, pid: u32, counter: u64) -> String {
+    format!("{TEMP_PREFIX}{writer_id}-{pid}-{counter}{TEMP_SUFFIX}")
+}
+
+/// The process id that created a temporary file, or `None` if the name is not a shard temp file.
+pub(crate) fn parse_temp_file_pid(name: &str) -> Option<u32> {
+    let stem = name.strip_prefix(TEMP_PREFIX)?.strip_suffix(TEMP_SUFFIX)?;
+    let mut fields = stem.rsplitn(3, '-');
+    let _counter: u64 = fields.next()?.parse().ok()?;
+    fields.next()?.parse().ok()
+}
+
+/// The directory holding a run's shards.
+pub fn shards_dir(run_dir: &Path) -> PathBuf {
+    run_dir.join("shards")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shard_names_round_trip_and_sort_in_sequence_order() {
+        let names: Vec<String> = [(2, "w1"), (10, "w0"), (1_000_000_000, "a")]
+            .iter()
+            .map(|&(s, w)| shard_file_name(s, w))
+            .collect();
+        let mut sorted = names.clone();
+        sorted.sort();
+        assert_eq!(sorted, names);
+        assert_eq!(parse_shard_file_name(&names[1]), Some((10, "w0".into())));
+        assert_eq!(
+            parse_shard_file_name(&names[2]),
+            Some((1_000_000_000, "a".into()))
+        );
+    }
+
+    #[test]
+    fn other_names_are_not_shards() {
+        for name in [
+            "shard-000000001-w0.npz.tmp",
+            ".partial-w0-12-0.tmp",
+            "shard-1-w0.npz",
+            "shard-00000000x-w0.npz",
+            "shard-000000001-.npz",
+            "shard-000000001-w-0.npz",
+            "game-000000001-w0.npz",
+        ] {
+            assert_eq!(parse_shard_file_name(name), None, "{name}");
+        }
+    }
+
+    #[test]
+    fn temp_names_carry_the_pid() {
+        assert_eq!(
+            parse_temp_file_pid(&temp_file_name("w_3", 4242, 7)),
+            Some(4242)
+        );
+        assert_eq!(parse_temp_file_pid("shard-000000001-w0.npz"), None);
+    }
+
+    #[test]
+    fn writer_ids_are_checked() {
+        assert!(validate_writer_id("worker_12").is_ok());
+        for bad in ["", "a-b", "a b", "ü", &"x".repeat(33)] {
+            assert!(validate_writer_id(bad).is_err(), "{bad}");
+        }
+    }
+}

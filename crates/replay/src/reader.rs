@@ -1,0 +1,224 @@
+//! Reading shards back: listing a directory in creation order, opening and verifying one shard,
+//! and skipping (with a warning naming the file) any shard that fails verification.
+
+use std::collections::BTreeMap;
+use std::fs::{self, File};
+use std::io::{BufReader, Read};
+use std::path::{Path, PathBuf};
+
+use crate::error::ShardError;
+use crate::format::{
+    entry_name, hex, shard_checksum, ShardMeta, CHECKSUM_MEMBER, FORMAT_NAME, FORMAT_VERSION,
+    META_MEMBER,
+};
+use crate::naming::{parse_shard_file_name, ShardFile};
+use crate::npy::{Dtype, NpyArray};
+use crate::record::{Record, ShardArrays};
+
+/// No single member may claim more than this uncompressed (guards against a corrupted size field
+/// asking for an absurd allocation).
+const MAX_MEMBER_BYTES: u64 = 4 << 30;
+
+/// The finished shards in `dir`, oldest first. Temporary and unrelated files are ignored; a
+/// missing directory holds no shards.
+pub fn list_shards(dir: &Path) -> Result<Vec<ShardFile>, ShardError> {
+    let entries = match fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(ShardError::io(dir, e)),
+    };
+    let mut shards = Vec::new();
+    for entry in entries {
+        let entry = entry.map_err(|e| ShardError::io(dir, e))?;
+        if let Some((sequence, writer_id)) =
+            entry.file_name().to_str().and_then(parse_shard_file_name)
+        {
+            shards.push(ShardFile {
+                sequence,
+                writer_id,
+                path: entry.path(),
+            });
+        }
+    }
+    shards.sort();
+    Ok(shards)
+}
+
+/// One verified shard in memory.
+#[derive(Debug, Clone)]
+pub struct Shard {
+    path: PathBuf,
+    file_size: u64,
+    meta: ShardMeta,
+    arrays: ShardArrays,
+}
+
+impl Shard {
+    /// Reads and verifies a shard: zip structure and CRCs, the SHA-256 checksum, the format
+    /// version, and the consistency of all columns.
+    pub fn open(path: &Path) -> Result<Shard, ShardError> {
+        let file = File::open(path).map_err(|e| ShardError::io(path, e))?;
+        let file_size = file.metadata().map_err(|e| ShardError::io(path, e))?.len();
+        let zip_error = |e| ShardError::Zip {
+            path: path.to_path_buf(),
+            source: e,
+        };
+        let mut archive = zip::ZipArchive::new(BufReader::new(file)).map_err(zip_error)?;
+        let mut raw: BTreeMap<String, Vec<u8>> = BTreeMap::new();
+        for index in 0..archive.len() {
+            let mut entry = archive.by_index(index).map_err(zip_error)?;
+            let name = entry.name().to_string();
+            if entry.size() > MAX_MEMBER_BYTES {
+                return Err(ShardError::invalid(
+                    path,
+                    format!("member {name} is too large"),
+                ));
+            }
+            // Trust the declared size only so far: a damaged header must not force a huge allocation.
+            let mut bytes = Vec::with_capacity(entry.size().min(1 << 26) as usize);
+            // Reading to the end makes the zip crate check the member's CRC-32.
+            entry
+                .read_to_end(&mut bytes)
+                .map_err(|e| ShardError::io(path, e))?;
+            if raw.insert(name.clone(), bytes).is_some() {
+                return Err(ShardError::invalid(
+                    path,
+                    format!("member {name} appears twice"),
+                ));
+            }
+        }
+
+        let checksum_entry = entry_name(CHECKSUM_MEMBER);
+        let stored = raw
+            .get(&checksum_entry)
+            .ok_or_else(|| ShardError::invalid(path, "no checksum member"))
+            .and_then(|bytes| decode_member(path, CHECKSUM_MEMBER, bytes))?;
+        if stored.dtype != Dtype::U8 || stored.shape != [32] {
+            return Err(ShardError::invalid(
+                path,
+                "checksum member is not uint8[32]",
+            ));
+        }
+        let computed = shard_checksum(raw.iter().map(|(n, b)| (n.as_str(), b.as_slice())));
+        if stored.data != computed {
+            return Err(ShardError::Checksum {
+                path: path.to_path_buf(),
+                stored: hex(&stored.data),
+                computed: hex(&computed),
+            });
+        }
+
+        let meta_bytes = raw
+            .get(&entry_name(META_MEMBER))
+            .ok_or_else(|| ShardError::invalid(path, "no meta member"))
+            .and_then(|bytes| decode_member(path, META_MEMBER, bytes))?;
+        let meta: ShardMeta = serde_json::from_slice(&meta_bytes.data)
+            .map_err(|e| ShardError::invalid(path, format!("bad meta JSON: {e}")))?;
+        if meta.format != FORMAT_NAME {
+            return Err(ShardError::invalid(
+                path,
+                format!("not a replay shard ({:?})", meta.format),
+            ));
+        }
+        if meta.format_version > FORMAT_VERSION {
+            return Err(ShardError::UnsupportedVersion {
+                path: path.to_path_buf(),
+                found: meta.format_version,
+                supported: FORMAT_VERSION,
+            });
+        }
+
+        let mut members = BTreeMap::new();
+        for (entry, bytes) in &raw {
+            if let Some(member) = entry.strip_suffix(".npy") {
+                if member != META_MEMBER && member != CHECKSUM_MEMBER {
+                    members.insert(member.to_string(), decode_member(path, member, bytes)?);
+                }
+            }
+        }
+        let arrays = ShardArrays::from_members(&members)
+            .map_err(|reason| ShardError::invalid(path, reason))?;
+        if arrays.len() as u64 != meta.num_positions {
+            return Err(ShardError::invalid(
+                path,
+                format!(
+                    "meta says {} positions, the arrays hold {}",
+                    meta.num_positions,
+                    arrays.len()
+                ),
+            ));
+        }
+        Ok(Shard {
+            path: path.to_path_buf(),
+            file_size,
+            meta,
+            arrays,
+        })
+    }
+
+    /// Like [`Shard::open`], but a shard that fails is logged with `tracing::warn!` (naming the
+    /// file and the reason) and skipped, as training must go on past one bad file.
+    pub fn open_or_skip(path: &Path) -> Option<Shard> {
+        match Shard::open(path) {
+            Ok(shard) => Some(shard),
+            Err(error) => {
+                tracing::warn!(
+                    file = %path.display(),
+                    "skipping unreadable replay shard {}: {error}",
+                    path.display()
+                );
+                None
+            }
+        }
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Size of the file on disk, in bytes.
+    pub fn file_size(&self) -> u64 {
+        self.file_size
+    }
+
+    pub fn meta(&self) -> &ShardMeta {
+        &self.meta
+    }
+
+    pub fn arrays(&self) -> &ShardArrays {
+        &self.arrays
+    }
+
+    pub fn into_arrays(self) -> ShardArrays {
+        self.arrays
+    }
+
+    /// Number of positions.
+    pub fn len(&self) -> usize {
+        self.arrays.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.arrays.is_empty()
+    }
+
+    pub fn records(&self) -> impl ExactSizeIterator<Item = Record<'_>> + '_ {
+        self.arrays.iter()
+    }
+}
+
+/// Opens every readable shard in `dir`, oldest first, skipping (and warning about) bad ones.
+pub fn read_all_shards(dir: &Path) -> Result<Vec<Shard>, ShardError> {
+    Ok(list_shards(dir)?
+        .iter()
+        .filter_map(|file| Shard::open_or_skip(&file.path))
+        .collect())
+}
+
+fn decode_member(path: &Path, member: &str, bytes: &[u8]) -> Result<NpyArray, ShardError> {
+    NpyArray::from_npy_bytes(bytes).map_err(|source| ShardError::Npy {
+        path: path.to_path_buf(),
+        member: member.to_string(),
+        source,
+    })
+}

@@ -1,0 +1,102 @@
+//! Helpers shared by the replay integration tests: synthetic games and locating Python.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use koshogi_replay::{PolicyEntry, PositionRecord, BOARD_BYTES};
+use rand::seq::index::sample;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// A synthetic game: a board that changes a couple of points per ply (like a real game), a
+/// varying number of legal moves, sparse policies on a fraction of positions, and consistent
+/// result/moves-left fields from each mover's point of view.
+pub fn synthetic_game(
+    seed: u64,
+    game_id: u64,
+    plies: u32,
+    full_search_fraction: f64,
+) -> Vec<PositionRecord> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut board = [0u8; BOARD_BYTES];
+    for point in board.iter_mut().take(361) {
+        if rng.random_bool(0.5) {
+            *point = rng.random_range(1..=228);
+        }
+    }
+    let winner_is_first_player = rng.random_bool(0.5);
+    let drawn = rng.random_bool(0.1);
+    let material_for_first: i16 = rng.random_range(-20..=20);
+    (0..plies)
+        .map(|ply| {
+            let from = rng.random_range(0..361);
+            let to = rng.random_range(0..361);
+            board[to] = board[from];
+            board[from] = 0;
+            board[361] = (ply % 2) as u8;
+            let legal = rng.random_range(1..=1200u32);
+            let full_search = rng.random_bool(full_search_fraction);
+            let policy = if full_search {
+                let k = rng.random_range(1..=16usize.min(legal as usize));
+                sample(&mut rng, legal as usize, k)
+                    .into_iter()
+                    .map(|m| PolicyEntry {
+                        move_index: m as u32,
+                        weight: rng.random_range(0.0..1.0),
+                    })
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            let first_player_moves = ply % 2 == 0;
+            let sign: i8 = if first_player_moves { 1 } else { -1 };
+            PositionRecord {
+                board,
+                game_id,
+                ply,
+                legal_move_count: legal,
+                played_move: rng.random_range(0..legal),
+                full_search,
+                policy,
+                search_value: rng.random_range(-1.0..=1.0),
+                game_result: if drawn {
+                    0
+                } else if winner_is_first_player {
+                    sign
+                } else {
+                    -sign
+                },
+                moves_left: plies - ply,
+                final_material: material_for_first * i16::from(sign),
+            }
+        })
+        .collect()
+}
+
+/// A Python interpreter with numpy (and, if `module` is given, that module too): `$KOSHOGI_PYTHON`,
+/// the venv behind the workspace's `.libtorch` link, the default venv in the cache, `python3`.
+pub fn find_python(module: &str) -> Option<PathBuf> {
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut candidates: Vec<PathBuf> = Vec::new();
+    if let Some(p) = std::env::var_os("KOSHOGI_PYTHON") {
+        candidates.push(p.into());
+    }
+    if let Ok(torch) = std::fs::canonicalize(workspace.join(".libtorch")) {
+        // .libtorch -> <venv>/lib/pythonX.Y/site-packages/torch
+        if let Some(venv) = torch.ancestors().nth(4) {
+            candidates.push(venv.join("bin/python"));
+        }
+    }
+    if let Some(home) = std::env::var_os("HOME") {
+        candidates.push(Path::new(&home).join(".cache/koshogi-zero/torch-2.13.0/venv/bin/python"));
+    }
+    candidates.push("python3".into());
+    candidates.into_iter().find(|python| {
+        Command::new(python)
+            .args(["-c", &format!("import numpy, {module}")])
+            .output()
+            .is_ok_and(|o| o.status.success())
+    })
+}

@@ -1,0 +1,172 @@
+//! A damaged shard is detected and skipped with a warning that names the file, while good shards
+//! next to it are still read.
+
+mod common;
+
+use std::fs;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use common::synthetic_game;
+use koshogi_replay::{
+    list_shards, read_all_shards, Provenance, Shard, ShardArrays, ShardDir, ShardError,
+};
+
+/// Captures everything logged while `f` runs.
+fn capture_logs<T>(f: impl FnOnce() -> T) -> (T, String) {
+    #[derive(Clone, Default)]
+    struct Buffer(Arc<Mutex<Vec<u8>>>);
+    impl Write for Buffer {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(bytes);
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let buffer = Buffer::default();
+    let sink = buffer.clone();
+    let subscriber = tracing_subscriber::fmt()
+        .with_writer(move || sink.clone())
+        .with_ansi(false)
+        .finish();
+    let result = tracing::subscriber::with_default(subscriber, f);
+    let logs = String::from_utf8(buffer.0.lock().unwrap().clone()).unwrap();
+    (result, logs)
+}
+
+/// Three good shards in a fresh directory.
+fn three_shards(dir: &Path) -> Vec<PathBuf> {
+    let shard_dir = ShardDir::open(dir).unwrap();
+    (0..3)
+        .map(|i| {
+            let mut arrays = ShardArrays::new();
+            for r in synthetic_game(i, i, 40, 0.5) {
+                arrays.push(&r).unwrap();
+            }
+            shard_dir
+                .write_shard("w0", &Provenance::default(), &arrays)
+                .unwrap()
+                .path
+        })
+        .collect()
+}
+
+/// Rewrites one member of a shard with new contents, keeping the zip itself valid (fresh CRCs),
+/// as a buggy tool or a wrong merge would.
+fn rewrite_member(path: &Path, member: &str, edit: impl Fn(&mut Vec<u8>)) {
+    let mut archive = zip::ZipArchive::new(fs::File::open(path).unwrap()).unwrap();
+    let mut members = Vec::new();
+    for i in 0..archive.len() {
+        let mut entry = archive.by_index(i).unwrap();
+        let mut bytes = Vec::new();
+        entry.read_to_end(&mut bytes).unwrap();
+        if entry.name() == member {
+            edit(&mut bytes);
+        }
+        members.push((entry.name().to_string(), bytes));
+    }
+    let mut out = zip::ZipWriter::new(fs::File::create(path).unwrap());
+    for (name, bytes) in members {
+        out.start_file(name, zip::write::SimpleFileOptions::default())
+            .unwrap();
+        out.write_all(&bytes).unwrap();
+    }
+    out.finish().unwrap();
+}
+
+fn assert_skipped_with_warning(dir: &Path, bad: &Path) {
+    let (shards, logs) = capture_logs(|| read_all_shards(dir).unwrap());
+    assert_eq!(shards.len(), 2, "the two good shards are still read");
+    assert!(shards.iter().all(|s| s.path() != bad));
+    assert!(logs.contains("WARN"), "logs: {logs}");
+    assert!(
+        logs.contains(&bad.display().to_string()),
+        "warning must name the file: {logs}"
+    );
+    assert_eq!(
+        list_shards(dir).unwrap().len(),
+        3,
+        "listing does not verify"
+    );
+}
+
+#[test]
+fn flipped_byte_in_compressed_data_is_detected() {
+    let dir = tempfile::tempdir().unwrap();
+    let paths = three_shards(dir.path());
+    let mut bytes = fs::read(&paths[1]).unwrap();
+    let middle = bytes.len() / 3;
+    bytes[middle] ^= 0x40;
+    fs::write(&paths[1], bytes).unwrap();
+    assert!(Shard::open(&paths[1]).is_err());
+    assert_skipped_with_warning(dir.path(), &paths[1]);
+}
+
+#[test]
+fn truncated_shard_is_detected() {
+    let dir = tempfile::tempdir().unwrap();
+    let paths = three_shards(dir.path());
+    let bytes = fs::read(&paths[0]).unwrap();
+    fs::write(&paths[0], &bytes[..bytes.len() * 2 / 3]).unwrap();
+    assert!(matches!(
+        Shard::open(&paths[0]),
+        Err(ShardError::Zip { .. })
+    ));
+    assert_skipped_with_warning(dir.path(), &paths[0]);
+}
+
+#[test]
+fn member_changed_behind_the_checksum_is_detected() {
+    let dir = tempfile::tempdir().unwrap();
+    let paths = three_shards(dir.path());
+    // Flip the last game result: the zip CRCs are recomputed, only the SHA-256 can tell.
+    rewrite_member(&paths[2], "game_result.npy", |bytes| {
+        let last = bytes.len() - 1;
+        bytes[last] = if bytes[last] == 1 { 0xff } else { 1 };
+    });
+    assert!(matches!(
+        Shard::open(&paths[2]),
+        Err(ShardError::Checksum { .. })
+    ));
+    assert_skipped_with_warning(dir.path(), &paths[2]);
+}
+
+#[test]
+fn missing_member_is_detected() {
+    let dir = tempfile::tempdir().unwrap();
+    let paths = three_shards(dir.path());
+    let mut archive = zip::ZipArchive::new(fs::File::open(&paths[1]).unwrap()).unwrap();
+    let mut kept = Vec::new();
+    for i in 0..archive.len() {
+        let mut entry = archive.by_index(i).unwrap();
+        let mut bytes = Vec::new();
+        entry.read_to_end(&mut bytes).unwrap();
+        if entry.name() != "ply.npy" {
+            kept.push((entry.name().to_string(), bytes));
+        }
+    }
+    drop(archive);
+    let mut out = zip::ZipWriter::new(fs::File::create(&paths[1]).unwrap());
+    for (name, bytes) in kept {
+        out.start_file(name, zip::write::SimpleFileOptions::default())
+            .unwrap();
+        out.write_all(&bytes).unwrap();
+    }
+    out.finish().unwrap();
+    assert!(Shard::open(&paths[1]).is_err());
+    assert_skipped_with_warning(dir.path(), &paths[1]);
+}
+
+#[test]
+fn empty_and_garbage_files_are_detected() {
+    let dir = tempfile::tempdir().unwrap();
+    let paths = three_shards(dir.path());
+    fs::write(&paths[0], b"").unwrap();
+    assert!(Shard::open(&paths[0]).is_err());
+    assert_skipped_with_warning(dir.path(), &paths[0]);
+    fs::write(&paths[0], vec![0x50u8; 5000]).unwrap();
+    assert_skipped_with_warning(dir.path(), &paths[0]);
+}

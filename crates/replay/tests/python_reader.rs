@@ -1,0 +1,148 @@
+//! scripts/read_shard.py (numpy only) reads our shards, verifies their checksum and agrees with
+//! the Rust reader; it rejects a corrupted shard naming the file.
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+use common::{find_python, synthetic_game};
+use koshogi_replay::{Provenance, Shard, ShardArrays, ShardDir};
+
+#[test]
+fn python_reader_agrees_with_rust_reader() {
+    let Some(python) = find_python("json") else {
+        println!(
+            "NOTICE: skipped python_reader_agrees_with_rust_reader: no python with numpy found"
+        );
+        return;
+    };
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/read_shard.py");
+    let dir = tempfile::tempdir().unwrap();
+    let shard_dir = ShardDir::open(dir.path()).unwrap();
+    let mut arrays = ShardArrays::new();
+    for game in 0..4 {
+        for r in synthetic_game(game, 500 + game, 90, 0.4) {
+            arrays.push(&r).unwrap();
+        }
+    }
+    let provenance = Provenance {
+        rules_version: "rules-x".into(),
+        model_step: 1234,
+        ..Provenance::default()
+    };
+    let file = shard_dir.write_shard("py", &provenance, &arrays).unwrap();
+    let shard = Shard::open(&file.path).unwrap();
+
+    let output = Command::new(&python)
+        .arg(&script)
+        .arg("--json")
+        .arg(&file.path)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "read_shard.py failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let summary: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let s = &summary[0];
+    assert_eq!(s["checksum_ok"], true);
+    assert_eq!(s["positions"], arrays.len());
+    assert_eq!(s["games"], 4);
+    assert_eq!(s["model_step"], 1234);
+    assert_eq!(s["rules_version"], "rules-x");
+    assert_eq!(s["file_bytes"], shard.file_size());
+    let full = arrays.full_search.iter().filter(|&&f| f).count();
+    assert_eq!(s["full_search_positions"], full);
+    assert_eq!(s["policy_entries"], arrays.policy_moves.len());
+    let weight_sum: f64 = arrays.policy_weights.iter().map(|&w| f64::from(w)).sum();
+    assert!(
+        (s["policy_weight_sum"].as_f64().unwrap() - weight_sum).abs() < 1e-6 * weight_sum.max(1.0)
+    );
+    let wins = arrays.game_result.iter().filter(|&&r| r == 1).count();
+    assert_eq!(s["result_counts"]["win"], wins);
+    let material: i64 = arrays.final_material.iter().map(|&m| i64::from(m)).sum();
+    assert_eq!(s["final_material_sum"], material);
+    assert_eq!(s["max_ply"], *arrays.ply.iter().max().unwrap());
+
+    // A corrupted copy is rejected, naming the file.
+    let bad = dir.path().join("damaged.npz");
+    let mut bytes = std::fs::read(&file.path).unwrap();
+    let at = bytes.len() / 2;
+    bytes[at] ^= 0xff;
+    std::fs::write(&bad, bytes).unwrap();
+    let output = Command::new(&python)
+        .arg(&script)
+        .arg(&bad)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("damaged.npz"), "stderr: {stderr}");
+}
+
+#[test]
+fn python_reader_decodes_boards_to_the_rules_engines_ksfen() {
+    use koshogi_replay::{GameRecorder, SearchRecord};
+    use koshogi_rules::{DrawReason, Game, Outcome, RulesOptions};
+    use rand::{Rng, SeedableRng};
+
+    let Some(python) = find_python("json") else {
+        println!("NOTICE: skipped python_reader_decodes_boards_to_the_rules_engines_ksfen: no python with numpy found");
+        return;
+    };
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/read_shard.py");
+    // A random game long enough to contain captures and promotions.
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+    let mut game = Game::new(RulesOptions::default());
+    let mut recorder = GameRecorder::new(1);
+    let mut expected = Vec::new();
+    for _ in 0..200 {
+        let moves = game.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        let played = rng.random_range(0..moves.len());
+        expected.push(game.position().to_ksfen(false));
+        recorder.record(
+            game.position(),
+            SearchRecord {
+                legal_move_count: moves.len() as u32,
+                played_move: played as u32,
+                full_search: false,
+                policy: Vec::new(),
+                search_value: 0.0,
+            },
+        );
+        game.play(moves[played]);
+    }
+    let records = recorder.finish(game.position(), &Outcome::Draw(DrawReason::MaxPlies));
+    let mut arrays = ShardArrays::new();
+    for r in &records {
+        arrays.push(r).unwrap();
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let file = ShardDir::open(dir.path())
+        .unwrap()
+        .write_shard("ksfen", &Provenance::default(), &arrays)
+        .unwrap();
+    for index in [0, 1, 57, expected.len() - 1] {
+        let output = Command::new(&python)
+            .arg(&script)
+            .args(["--ksfen", &index.to_string()])
+            .arg(&file.path)
+            .output()
+            .unwrap();
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        assert_eq!(
+            String::from_utf8_lossy(&output.stdout).trim(),
+            expected[index],
+            "position {index}"
+        );
+    }
+}

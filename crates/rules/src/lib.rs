@@ -1,0 +1,75 @@
+//! Ko shogi rules (`/work/shared/rules/ko-shogi.md`): board, pieces, KSFEN, legal moves with
+//! canonical notation, make/undo with an incremental Zobrist hash, and game end.
+//!
+//! # Public API (the contract other crates code against)
+//! * [`Square`] (public index `(rank-1)*19 + (file-1)`, `Display`/`FromStr` as `10j`),
+//!   [`Color`], [`PieceKind`] (57 types, §2 order), [`Piece`].
+//! * [`Move`] — one per effect (§4.10), canonical path (§11.2); `Display` is canonical notation.
+//!   Capture-triggered (mandatory) promotions carry [`Promotion::Promote`] and print `+`;
+//!   [`Promotion::Decline`] (`=`) only exists where the promotion was optional.
+//!   [`Move::from_parts`] builds a move from a parsed path; [`Move::same_effect`] compares effects.
+//!   `legs()` is empty only for a stationary shot (`17q*16m`), which exists only under the
+//!   non-default `shoot_mode = stationary_only | either` (AMB-01); `destination()` is then the
+//!   origin.
+//! * [`RulesOptions`] — §12 switches (serde, `Default` = KS-default, unknown keys rejected).
+//! * [`Position`] — `startpos`, `empty`, `from_ksfen`/`to_ksfen`, `piece_at`, `set_piece`,
+//!   `hash`/`compute_hash`, `ply`, `generate_moves(&opts, &mut Vec<Move>)` (appends) /
+//!   `legal_moves(&opts)`, `play(&Move, &opts) -> Undo` and `undo(Undo)` (exact restore, hash
+//!   included; `play` trusts that the move is legal), `after`, derived state: `is_immobilized`,
+//!   `immobilized_points`, `is_fog_suppressed`, `taoist_priest_lost`, `drum_lost`, `survives`,
+//!   `rests_on_sole_target`.
+//! * [`Game`] — position + options + history: `legal_moves`, `generate_legal_moves` (clears the
+//!   buffer first), `play`, `try_play` (accepts any path with a legal effect), `undo`, `outcome`,
+//!   `repetition_count`, `with_max_plies` (counts moves played in this game).
+//! * [`gives_check`] — §10.3, used for perpetual check.
+
+mod color;
+mod game;
+pub mod game_record;
+mod ksfen;
+pub(crate) mod mailbox;
+pub(crate) mod movegen;
+mod moves;
+pub mod notation;
+mod options;
+mod outcome;
+pub mod perft;
+mod piece;
+mod piece_kind;
+mod play;
+mod position;
+mod square;
+#[cfg(test)]
+mod testutil;
+mod zobrist;
+
+pub use color::Color;
+pub use game::{gives_check, Game, PlayError};
+pub use ksfen::KsfenError;
+pub use moves::{Move, MoveBuildError, Promotion, MAX_LEGS, MAX_SHOTS};
+pub use options::{
+    BurnExempt, FlameMode, FortressMove, GuardsPromote, MutualDestruction, NetScope, NoMoves,
+    PerpetualCheck, Reach, RulesOptions, ShootMode, ShotAfterCapture, ShotRange, ThunderclapMode,
+    ZonePromotion, ZoneTrigger,
+};
+pub use outcome::{DrawReason, Outcome, WinReason};
+pub use piece::Piece;
+pub use piece_kind::PieceKind;
+pub use play::Undo;
+pub use position::{Position, START_KSFEN};
+pub use square::{Square, SquareParseError};
+
+impl Position {
+    /// Appends every legal move of the side to move to `out` (one per effect, canonical path).
+    /// A position in which either side no longer survives has no legal moves (§14.2).
+    pub fn generate_moves(&self, opts: &RulesOptions, out: &mut Vec<Move>) {
+        movegen::generate(self, opts, out);
+    }
+
+    /// The legal moves of the side to move.
+    pub fn legal_moves(&self, opts: &RulesOptions) -> Vec<Move> {
+        let mut v = Vec::with_capacity(256);
+        self.generate_moves(opts, &mut v);
+        v
+    }
+}

@@ -1,0 +1,128 @@
+//! Self-play settings (the `[selfplay]` section of a run configuration).
+//!
+//! Defaults are for a 2-core CPU: one worker advancing 32 games so that the network always gets
+//! a batch, a quarter of the moves searched fully and recorded (playout-cap randomisation), and a
+//! ply cap that keeps ~1,400-ply random-ish games from dominating the early run.
+
+use serde::{Deserialize, Serialize};
+
+/// How self-play games are played and what is recorded.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SelfplayConfig {
+    /// Worker threads; each owns a search driver and an evaluation thread (its own model copy).
+    /// One is right for 2 CPU cores; raise it on a GPU machine whose one driver can't keep up.
+    pub workers: usize,
+    /// Games each worker advances at once; their leaves share one batched network call.
+    pub games_per_worker: usize,
+    /// Games are adjudicated a draw after this many plies (not a rule of Ko shogi).
+    pub max_plies: u32,
+    /// Probability that a move gets the full search (`search.simulations`) and is recorded as a
+    /// policy target; the others get `cheap_simulations` and are recorded for value targets only.
+    pub full_search_probability: f32,
+    /// Simulations of the cheap searches of playout-cap randomisation.
+    pub cheap_simulations: u32,
+    /// For this many plies from the start the played move is sampled from the search policy
+    /// (raised to `1/opening_temperature`) instead of taking the search's choice: opening variety.
+    pub opening_plies: u32,
+    pub opening_temperature: f32,
+    /// Largest number of moves kept in a stored policy target (the smallest weights are dropped
+    /// and the rest renormalised), which keeps shards small.
+    pub max_policy_entries: usize,
+    /// Policy-target weights below this are dropped (before renormalising).
+    pub min_policy_weight: f32,
+    pub resign: ResignConfig,
+    /// Positions per replay shard (a game is never split; a shard is written once this many
+    /// positions have accumulated).
+    pub positions_per_shard: usize,
+    /// Save every finished game as a text record under `<run>/games/`.
+    pub save_game_records: bool,
+}
+
+impl Default for SelfplayConfig {
+    fn default() -> Self {
+        SelfplayConfig {
+            workers: 1,
+            games_per_worker: 32,
+            max_plies: 600,
+            full_search_probability: 0.25,
+            cheap_simulations: 4,
+            opening_plies: 20,
+            opening_temperature: 1.0,
+            max_policy_entries: 24,
+            min_policy_weight: 1e-3,
+            resign: ResignConfig::default(),
+            positions_per_shard: 4096,
+            save_game_records: true,
+        }
+    }
+}
+
+/// Resignation: saves the tail of lost games, checked in a fraction of games where it is off.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ResignConfig {
+    pub enabled: bool,
+    /// A side resigns when its root value (in [-1, 1]) stays below `-threshold` ...
+    pub threshold: f32,
+    /// ... for this many of its own consecutive moves.
+    pub consecutive_moves: u32,
+    /// Fraction of games played to the end regardless, to measure false resignations.
+    pub disabled_fraction: f32,
+    /// No resignation before this ply (values of an untrained network are noise early on).
+    pub min_ply: u32,
+}
+
+impl Default for ResignConfig {
+    fn default() -> Self {
+        ResignConfig {
+            enabled: true,
+            threshold: 0.9,
+            consecutive_moves: 6,
+            disabled_fraction: 0.1,
+            min_ply: 40,
+        }
+    }
+}
+
+impl SelfplayConfig {
+    /// Rejects settings that cannot work, with a message naming the field.
+    pub fn validate(&self) -> Result<(), crate::SelfplayError> {
+        let bad = |field: &str, why: &str| {
+            Err(crate::SelfplayError::Config(format!(
+                "selfplay.{field}: {why}"
+            )))
+        };
+        if self.workers == 0 {
+            return bad("workers", "must be at least 1");
+        }
+        if self.games_per_worker == 0 {
+            return bad("games_per_worker", "must be at least 1");
+        }
+        if self.max_plies == 0 {
+            return bad("max_plies", "must be at least 1");
+        }
+        if !(0.0..=1.0).contains(&self.full_search_probability) {
+            return bad("full_search_probability", "must lie in [0, 1]");
+        }
+        if self.cheap_simulations == 0 {
+            return bad("cheap_simulations", "must be at least 1");
+        }
+        if self.opening_temperature.is_nan() || self.opening_temperature <= 0.0 {
+            return bad("opening_temperature", "must be positive");
+        }
+        if self.max_policy_entries == 0 {
+            return bad("max_policy_entries", "must be at least 1");
+        }
+        if !(0.0..=1.0).contains(&self.resign.disabled_fraction) {
+            return bad("resign.disabled_fraction", "must lie in [0, 1]");
+        }
+        if !(0.0..=1.0).contains(&self.resign.threshold) {
+            return bad("resign.threshold", "must lie in [0, 1]");
+        }
+        if self.positions_per_shard == 0 {
+            return bad("positions_per_shard", "must be at least 1");
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,44 @@
+//! koshogi-selfplay: the self-play worker pool.
+//!
+//! A worker advances many games at once through one [`koshogi_mcts::SearchDriver`], so every
+//! network call gets a full batch; finished games go to replay shards (`koshogi_replay`) and,
+//! optionally, to text game records (`koshogi_rules::game_record`). Settings:
+//! [`SelfplayConfig`]; entry point: [`run_pool`].
+
+pub mod config;
+pub mod network_player;
+pub mod policy_target;
+pub mod pool;
+pub mod resign;
+pub mod stats;
+pub mod worker;
+
+pub use config::{ResignConfig, SelfplayConfig};
+pub use network_player::CheckpointFollowingEvaluator;
+pub use pool::run_pool;
+pub use stats::{SelfplayStats, SelfplayTotals};
+pub use worker::{run_worker, GameBudget, ModelSignals, WorkerContext};
+
+use std::path::PathBuf;
+
+/// Why self-play stopped with an error.
+#[derive(Debug, thiserror::Error)]
+pub enum SelfplayError {
+    #[error("invalid configuration: {0}")]
+    Config(String),
+    #[error("{}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("search: {0}")]
+    Search(#[from] koshogi_mcts::SearchError),
+    #[error("evaluation: {0}")]
+    Eval(#[from] koshogi_mcts::EvalError),
+    #[error("replay shard: {0}")]
+    Shard(#[from] koshogi_replay::ShardError),
+    #[error("game record: {0}")]
+    Record(String),
+    #[error("worker {0} panicked")]
+    WorkerPanicked(usize),
+}

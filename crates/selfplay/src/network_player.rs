@@ -1,0 +1,100 @@
+//! The network that plays self-play games, following the run's newest checkpoint.
+//!
+//! It lives on a worker's evaluation thread (a tch model is not `Sync`). Workers set
+//! [`ModelSignals::recheck`] whenever a game ends; before its next batch the evaluator then looks
+//! in `<run>/checkpoints/` and, if a newer complete checkpoint is there, loads it. A checkpoint
+//! that fails to load is skipped with a warning (the old weights keep playing) rather than
+//! stopping self-play.
+
+use std::path::PathBuf;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+use koshogi_mcts::network::NetworkEvaluator;
+use koshogi_mcts::{EvalError, EvalRequest, Evaluation, Evaluator};
+use koshogi_nn::{InferenceModel, ModelConfig, RuntimeConfig};
+use koshogi_rules::Game;
+use koshogi_train::checkpoint_manager::latest_checkpoint;
+use koshogi_train::trainer_state::MODEL_CARD_FILE;
+
+use crate::worker::ModelSignals;
+
+/// A [`NetworkEvaluator`] that swaps in newer checkpoints between games.
+pub struct CheckpointFollowingEvaluator {
+    inner: NetworkEvaluator,
+    checkpoints: PathBuf,
+    runtime: RuntimeConfig,
+    signals: Arc<ModelSignals>,
+    loaded_step: Option<u64>,
+}
+
+impl CheckpointFollowingEvaluator {
+    /// Starts from the newest checkpoint in `checkpoints`, or from a random network of
+    /// `model` when there is none yet (the first games of a run). Sets libtorch's intra-op
+    /// threads for the calling (evaluation) thread.
+    pub fn new(
+        checkpoints: PathBuf,
+        model: &ModelConfig,
+        runtime: RuntimeConfig,
+        intra_op_threads: i32,
+        signals: Arc<ModelSignals>,
+    ) -> Result<Self, EvalError> {
+        tch::set_num_threads(intra_op_threads.max(1));
+        let fresh =
+            InferenceModel::new(model, &runtime).map_err(|e| EvalError::Failed(e.to_string()))?;
+        let mut evaluator = CheckpointFollowingEvaluator {
+            inner: NetworkEvaluator::new(fresh),
+            checkpoints,
+            runtime,
+            signals,
+            loaded_step: None,
+        };
+        evaluator.reload_if_newer();
+        Ok(evaluator)
+    }
+
+    /// The training step of the weights now playing (`None` = random initialisation).
+    pub fn loaded_step(&self) -> Option<u64> {
+        self.loaded_step
+    }
+
+    fn reload_if_newer(&mut self) {
+        let latest = match latest_checkpoint(&self.checkpoints) {
+            Ok(latest) => latest,
+            Err(e) => {
+                tracing::warn!(
+                    "cannot list checkpoints in {}: {e}",
+                    self.checkpoints.display()
+                );
+                return;
+            }
+        };
+        let Some(entry) = latest else { return };
+        if self.loaded_step.is_some_and(|step| step >= entry.step) {
+            return;
+        }
+        let card = entry.path.join(MODEL_CARD_FILE);
+        match InferenceModel::load(&card, &self.runtime) {
+            Ok((model, _card)) => {
+                self.inner = NetworkEvaluator::new(model);
+                self.loaded_step = Some(entry.step);
+                self.signals.step.store(entry.step, Ordering::Relaxed);
+                tracing::info!("self-play now plays checkpoint step {}", entry.step);
+            }
+            Err(e) => tracing::warn!("skipping checkpoint {}: {e}", card.display()),
+        }
+    }
+}
+
+impl Evaluator<Game> for CheckpointFollowingEvaluator {
+    fn evaluate(
+        &mut self,
+        requests: &[EvalRequest<Game>],
+        out: &mut Vec<Evaluation>,
+    ) -> Result<(), EvalError> {
+        if self.signals.recheck.swap(false, Ordering::Relaxed) {
+            self.reload_if_newer();
+        }
+        self.inner.evaluate(requests, out)
+    }
+}

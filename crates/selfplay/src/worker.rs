@@ -1,0 +1,380 @@
+//! One self-play worker: `games_per_worker` games advanced together through one search driver.
+//!
+//! Every game owns a [`Search`]; when a search finishes, the driver calls back here, and the
+//! callback records the position, picks and plays the move, and starts the next search at once,
+//! so the driver's batches stay full across moves and games. A finished game goes to the shard
+//! writer (and a text record); its slot starts a new game while the game budget lasts.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+
+use koshogi_mcts::{DriverConfig, EvalThread, Search, SearchConfig, SearchDriver, SearchResult};
+use koshogi_replay::{GameRecorder, Provenance, SearchRecord, ShardDir, ShardWriter};
+use koshogi_rules::game_record::{GameRecord, RecordResult};
+use koshogi_rules::{Color, DrawReason, Game, Move, Outcome, Position, RulesOptions, WinReason};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::config::SelfplayConfig;
+use crate::policy_target::sparse_policy_target;
+use crate::resign::ResignTracker;
+use crate::stats::SelfplayStats;
+use crate::SelfplayError;
+
+/// How many games may still be started, shared by all workers (`None` = until stopped).
+#[derive(Debug)]
+pub struct GameBudget {
+    limit: Option<u64>,
+    started: AtomicU64,
+}
+
+impl GameBudget {
+    pub fn new(limit: Option<u64>) -> GameBudget {
+        GameBudget {
+            limit,
+            started: AtomicU64::new(0),
+        }
+    }
+
+    /// Claims one game; false once the limit is reached.
+    fn try_start(&self) -> bool {
+        let n = self.started.fetch_add(1, Ordering::Relaxed);
+        self.limit.is_none_or(|limit| n < limit)
+    }
+}
+
+/// Signals between the workers and whatever owns the network: the evaluator reloads the newest
+/// checkpoint when `recheck` is set (workers set it between games) and publishes its step.
+#[derive(Debug, Default)]
+pub struct ModelSignals {
+    pub recheck: AtomicBool,
+    pub step: AtomicU64,
+}
+
+/// Everything a worker shares with the pool.
+#[derive(Clone, Debug)]
+pub struct WorkerContext {
+    pub config: SelfplayConfig,
+    pub search: SearchConfig,
+    pub driver: DriverConfig,
+    pub rules: RulesOptions,
+    /// Shards go to `<run>/shards/`, game records to `<run>/games/`.
+    pub run_dir: PathBuf,
+    pub provenance: Provenance,
+    pub stats: Arc<SelfplayStats>,
+    pub budget: Arc<GameBudget>,
+    pub stop: Arc<AtomicBool>,
+    pub model: Arc<ModelSignals>,
+    /// Fixes every random choice of the worker (game ids, search noise, openings).
+    pub seed: u64,
+}
+
+/// The bookkeeping of the game a slot is playing.
+struct GameInProgress {
+    id: u64,
+    resign: ResignTracker,
+    recorder: GameRecorder,
+    /// Whether the search now running is a full one (recorded as a policy target).
+    full_search: bool,
+    finished: bool,
+}
+
+/// Runs one worker until its games are done (budget spent or stop requested and in-flight
+/// games finished). `eval` must already hold the network.
+pub fn run_worker(
+    worker: usize,
+    ctx: &WorkerContext,
+    eval: EvalThread<Game>,
+) -> Result<(), SelfplayError> {
+    ctx.config.validate()?;
+    let mut state = WorkerState::open(worker, ctx)?;
+    let mut driver = SearchDriver::new(eval, ctx.driver.clone());
+    let mut searches = Vec::new();
+    let mut games = Vec::new();
+    for _ in 0..ctx.config.games_per_worker {
+        if ctx.stop.load(Ordering::Relaxed) || !ctx.budget.try_start() {
+            break;
+        }
+        let (search, game) = state.new_game();
+        searches.push(search);
+        games.push(game);
+    }
+    let half = if ctx.driver.pipelined && searches.len() >= 2 {
+        searches.len().div_ceil(2)
+    } else {
+        searches.len()
+    };
+    let capacity = half as u64 * u64::from(ctx.search.leaves_per_tree.max(1));
+    ctx.stats.update(|t| t.batch_capacity += capacity);
+
+    for (search, game) in searches.iter_mut().zip(games.iter_mut()) {
+        state.start_search(search, game)?;
+    }
+    let mut failure: Option<SelfplayError> = None;
+    driver.run_with(&mut searches, |i, search| {
+        if failure.is_some() || games[i].finished {
+            return;
+        }
+        if let Err(e) = state.on_search_finished(search, &mut games[i]) {
+            failure = Some(e);
+        }
+    })?;
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    if state.writer.flush()?.is_some() {
+        ctx.stats.update(|t| t.shards_written += 1);
+    }
+    Ok(())
+}
+
+/// What one worker owns besides its searches: randomness and its outputs.
+struct WorkerState<'a> {
+    ctx: &'a WorkerContext,
+    rng: ChaCha8Rng,
+    writer: ShardWriter,
+    games_dir: PathBuf,
+}
+
+impl<'a> WorkerState<'a> {
+    fn open(worker: usize, ctx: &'a WorkerContext) -> Result<Self, SelfplayError> {
+        let mut rng = ChaCha8Rng::seed_from_u64(
+            ctx.seed ^ (worker as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15),
+        );
+        let shard_dir = ShardDir::for_run(&ctx.run_dir)?;
+        // Unique among concurrent writers and across restarts of the run.
+        let writer_id = format!("w{worker}_{:08x}", rng.random::<u32>());
+        let writer = ShardWriter::new(
+            shard_dir,
+            writer_id,
+            ctx.provenance.clone(),
+            ctx.config.positions_per_shard,
+        )?;
+        let games_dir = ctx.run_dir.join("games");
+        if ctx.config.save_game_records {
+            std::fs::create_dir_all(&games_dir).map_err(|source| SelfplayError::Io {
+                path: games_dir.clone(),
+                source,
+            })?;
+        }
+        Ok(WorkerState {
+            ctx,
+            rng,
+            writer,
+            games_dir,
+        })
+    }
+
+    fn new_game(&mut self) -> (Search<Game>, GameInProgress) {
+        let ctx = self.ctx;
+        let game = Game::new(ctx.rules).with_max_plies(Some(ctx.config.max_plies));
+        let search = Search::new(game, ctx.search.clone(), self.rng.random());
+        let audit = self.rng.random::<f32>() < ctx.config.resign.disabled_fraction;
+        let id = self.rng.random();
+        let progress = GameInProgress {
+            id,
+            resign: ResignTracker::new(&ctx.config.resign, audit),
+            recorder: GameRecorder::new(id),
+            full_search: true,
+            finished: false,
+        };
+        (search, progress)
+    }
+
+    /// Decides full or cheap search (playout-cap randomisation) and starts it.
+    fn start_search(
+        &mut self,
+        search: &mut Search<Game>,
+        game: &mut GameInProgress,
+    ) -> Result<(), SelfplayError> {
+        let ctx = self.ctx;
+        game.full_search = self.rng.random::<f32>() < ctx.config.full_search_probability;
+        search.config_mut().simulations = if game.full_search {
+            ctx.search.simulations
+        } else {
+            ctx.config.cheap_simulations
+        };
+        search.start().map_err(SelfplayError::Search)
+    }
+
+    /// The driver's callback for a finished search: record, move, and continue or end the game.
+    fn on_search_finished(
+        &mut self,
+        search: &mut Search<Game>,
+        game: &mut GameInProgress,
+    ) -> Result<(), SelfplayError> {
+        let ctx = self.ctx;
+        let result = search.result().map_err(SelfplayError::Search)?;
+        let position = search.game().position();
+        let mover = position.side_to_move();
+        let ply = search.game().plies_played();
+        let played = choose_move(&ctx.config, &result, ply, &mut self.rng);
+        let value = result.root_value();
+        let policy = if game.full_search {
+            sparse_policy_target(
+                &result.policy,
+                ctx.config.max_policy_entries,
+                ctx.config.min_policy_weight,
+            )
+        } else {
+            Vec::new()
+        };
+        game.recorder.record(
+            position,
+            SearchRecord {
+                legal_move_count: result.moves.len() as u32,
+                played_move: played as u32,
+                full_search: game.full_search,
+                policy,
+                search_value: value,
+            },
+        );
+
+        if game.resign.observe(&ctx.config.resign, mover, ply, value) {
+            let resignation = Outcome::Win {
+                winner: mover.opposite(),
+                reason: WinReason::Resignation,
+            };
+            return self.finish_game(search, game, resignation);
+        }
+        search
+            .advance(result.moves[played])
+            .map_err(SelfplayError::Search)?;
+        if let Some(outcome) = search.game().outcome() {
+            return self.finish_game(search, game, outcome);
+        }
+        self.start_search(search, game)
+    }
+
+    /// Writes a finished game (shard positions, text record, statistics) and starts the next
+    /// one in its slot while the budget lasts.
+    fn finish_game(
+        &mut self,
+        search: &mut Search<Game>,
+        game: &mut GameInProgress,
+        outcome: Outcome,
+    ) -> Result<(), SelfplayError> {
+        let ctx = self.ctx;
+        let total_plies = search.game().plies_played();
+        let recorder = std::mem::replace(&mut game.recorder, GameRecorder::new(game.id));
+        let records = recorder.finish(search.game().position(), &outcome);
+        let model_step = ctx.model.step.load(Ordering::Relaxed);
+        self.writer.set_model_step(model_step);
+        let shard = self.writer.add_game(&records)?;
+        if ctx.config.save_game_records {
+            self.save_record(search.game(), game.id, model_step, outcome)?;
+        }
+
+        let audit = game.resign.false_resignation(outcome.winner());
+        let full = records.iter().filter(|r| r.full_search).count() as u64;
+        ctx.stats.update(|t| {
+            t.games += 1;
+            match outcome.winner() {
+                Some(Color::Black) => t.black_wins += 1,
+                Some(Color::White) => t.white_wins += 1,
+                None => t.draws += 1,
+            }
+            t.resignations += u64::from(matches!(
+                outcome,
+                Outcome::Win {
+                    reason: WinReason::Resignation,
+                    ..
+                }
+            ));
+            t.adjudicated += u64::from(outcome == Outcome::Draw(DrawReason::MaxPlies));
+            if let Some(wrong) = audit {
+                t.resign_audits += 1;
+                t.false_resignations += u64::from(wrong);
+            }
+            t.plies += u64::from(total_plies);
+            t.positions += records.len() as u64;
+            t.policy_positions += full;
+            t.shards_written += u64::from(shard.is_some());
+        });
+        game.finished = true;
+        // Between games: let the evaluator look for a newer checkpoint.
+        ctx.model.recheck.store(true, Ordering::Relaxed);
+
+        if ctx.stop.load(Ordering::Relaxed) || !ctx.budget.try_start() {
+            return Ok(());
+        }
+        let (next_search, next_game) = self.new_game();
+        *search = next_search;
+        *game = next_game;
+        self.start_search(search, game)
+    }
+
+    /// Saves the game as `games/game-<id>.txt` (Hodges notation; `koshogi show --game`).
+    fn save_record(
+        &self,
+        game: &Game,
+        id: u64,
+        model_step: u64,
+        outcome: Outcome,
+    ) -> Result<(), SelfplayError> {
+        let model = format!("step {model_step}");
+        let record = GameRecord {
+            tags: vec![
+                ("Event".into(), "koshogi selfplay".into()),
+                ("GameId".into(), format!("{id:016x}")),
+                ("Black".into(), model.clone()),
+                ("White".into(), model),
+            ],
+            start: Position::startpos(),
+            moves: game.moves().copied().collect(),
+            result: Some(RecordResult::from_outcome(outcome)),
+        };
+        let text = record
+            .to_text(self.ctx.rules)
+            .map_err(|e| SelfplayError::Record(e.to_string()))?;
+        let path = self.games_dir.join(format!("game-{id:016x}.txt"));
+        write_atomically(&path, text.as_bytes())
+    }
+}
+
+/// Opening variety: early moves are sampled from the search policy; later the search's choice.
+fn choose_move(
+    config: &SelfplayConfig,
+    result: &SearchResult<Move>,
+    ply: u32,
+    rng: &mut ChaCha8Rng,
+) -> usize {
+    let chosen = result
+        .moves
+        .iter()
+        .position(|&m| m == result.chosen_move)
+        .unwrap_or(0);
+    if ply >= config.opening_plies {
+        return chosen;
+    }
+    let inverse_t = 1.0 / f64::from(config.opening_temperature);
+    let weights: Vec<f64> = result
+        .policy
+        .iter()
+        .map(|&p| f64::from(p.max(0.0)).powf(inverse_t))
+        .collect();
+    let total: f64 = weights.iter().sum();
+    if total.is_nan() || total <= 0.0 {
+        return chosen;
+    }
+    let mut x = rng.random::<f64>() * total;
+    for (i, w) in weights.iter().enumerate() {
+        if x < *w {
+            return i;
+        }
+        x -= w;
+    }
+    chosen
+}
+
+fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), SelfplayError> {
+    use std::io::Write;
+    let io = |source| SelfplayError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut file = atomic_write_file::AtomicWriteFile::open(path).map_err(io)?;
+    file.write_all(bytes).map_err(io)?;
+    file.commit().map_err(io)
+}

@@ -1,0 +1,82 @@
+//! Self-play with a real (tiny) network: games finish and the player picks up a new checkpoint.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use koshogi_mcts::{DriverConfig, SearchConfig};
+use koshogi_nn::{Model, ModelConfig, RuntimeConfig};
+use koshogi_replay::{read_all_shards, shards_dir, Provenance};
+use koshogi_rules::RulesOptions;
+use koshogi_selfplay::{
+    run_pool, CheckpointFollowingEvaluator, GameBudget, ModelSignals, SelfplayConfig,
+    SelfplayStats, WorkerContext,
+};
+
+#[test]
+fn two_games_on_a_tiny_network_and_a_checkpoint_switch() {
+    let dir = tempfile::tempdir().unwrap();
+    let checkpoints = dir.path().join("checkpoints");
+    let signals = Arc::new(ModelSignals::default());
+    let ctx = WorkerContext {
+        config: SelfplayConfig {
+            games_per_worker: 2,
+            max_plies: 12,
+            cheap_simulations: 2,
+            positions_per_shard: 1000,
+            ..SelfplayConfig::default()
+        },
+        search: SearchConfig {
+            simulations: 4,
+            ..SearchConfig::default()
+        },
+        driver: DriverConfig::default(),
+        rules: RulesOptions::default(),
+        run_dir: dir.path().to_path_buf(),
+        provenance: Provenance::default(),
+        stats: Arc::new(SelfplayStats::default()),
+        budget: Arc::new(GameBudget::new(Some(2))),
+        stop: Arc::new(AtomicBool::new(false)),
+        model: signals.clone(),
+        seed: 3,
+    };
+    let make = {
+        let checkpoints = checkpoints.clone();
+        let signals = signals.clone();
+        move |_worker: usize| {
+            CheckpointFollowingEvaluator::new(
+                checkpoints.clone(),
+                &ModelConfig::tiny(),
+                RuntimeConfig::default(),
+                1,
+                signals.clone(),
+            )
+        }
+    };
+    run_pool(&ctx, make.clone()).unwrap();
+    assert_eq!(ctx.stats.snapshot().games, 2);
+    let shards = read_all_shards(&shards_dir(dir.path())).unwrap();
+    assert_eq!(
+        shards.iter().map(|s| s.len() as u64).sum::<u64>(),
+        ctx.stats.snapshot().positions
+    );
+    assert_eq!(
+        signals.step.load(Ordering::Relaxed),
+        0,
+        "no checkpoint yet: random network"
+    );
+
+    // A trainer writes step 5; the next evaluator built for the run starts from it.
+    let step_dir = checkpoints.join("step-000000005");
+    std::fs::create_dir_all(&step_dir).unwrap();
+    let model = Model::new(&ModelConfig::tiny(), tch::Device::Cpu).unwrap();
+    koshogi_nn::checkpoint::save(
+        &model,
+        &step_dir.join("model.json"),
+        5,
+        serde_json::json!({}),
+    )
+    .unwrap();
+    let evaluator = make(0).unwrap();
+    assert_eq!(evaluator.loaded_step(), Some(5));
+    assert_eq!(signals.step.load(Ordering::Relaxed), 5);
+}

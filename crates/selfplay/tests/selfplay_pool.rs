@@ -1,0 +1,140 @@
+//! Self-play end to end with the cheap material evaluator: games are played, every move becomes
+//! a shard position with consistent targets, and every game a record that replays.
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use koshogi_mcts::{material::MaterialEvaluator, DriverConfig, SearchConfig};
+use koshogi_replay::{board, read_all_shards, shards_dir, Provenance};
+use koshogi_rules::game_record::GameRecord;
+use koshogi_rules::{Game, RulesOptions};
+use koshogi_selfplay::{
+    run_pool, GameBudget, ModelSignals, SelfplayConfig, SelfplayStats, WorkerContext,
+};
+
+fn context(run_dir: &std::path::Path, games: u64, config: SelfplayConfig) -> WorkerContext {
+    WorkerContext {
+        config,
+        search: SearchConfig {
+            simulations: 8,
+            ..SearchConfig::default()
+        },
+        driver: DriverConfig::default(),
+        rules: RulesOptions::default(),
+        run_dir: run_dir.to_path_buf(),
+        provenance: Provenance::default(),
+        stats: Arc::new(SelfplayStats::default()),
+        budget: Arc::new(GameBudget::new(Some(games))),
+        stop: Arc::new(AtomicBool::new(false)),
+        model: Arc::new(ModelSignals::default()),
+        seed: 7,
+    }
+}
+
+fn small_config() -> SelfplayConfig {
+    SelfplayConfig {
+        games_per_worker: 2,
+        max_plies: 24,
+        full_search_probability: 0.5,
+        cheap_simulations: 2,
+        opening_plies: 4,
+        positions_per_shard: 1,
+        ..SelfplayConfig::default()
+    }
+}
+
+#[test]
+fn two_games_produce_consistent_shards_and_records() {
+    let dir = tempfile::tempdir().unwrap();
+    let ctx = context(dir.path(), 2, small_config());
+    run_pool(&ctx, |_| Ok(MaterialEvaluator::default())).unwrap();
+
+    let totals = ctx.stats.snapshot();
+    assert_eq!(totals.games, 2);
+    let fill = totals.mean_batch_fill();
+    assert!(
+        totals.batches > 0 && fill > 0.0 && fill <= 1.0,
+        "batch fill {fill}"
+    );
+    assert_eq!(totals.black_wins + totals.white_wins + totals.draws, 2);
+    assert!(totals.plies > 0 && totals.plies <= 48);
+    assert_eq!(
+        totals.positions,
+        totals.plies + totals.resignations,
+        "one position per decision"
+    );
+
+    let shards = read_all_shards(&shards_dir(dir.path())).unwrap();
+    assert_eq!(
+        shards.len(),
+        2,
+        "one game per shard with positions_per_shard = 1"
+    );
+    let mut positions = 0;
+    for shard in &shards {
+        let records: Vec<_> = shard.records().collect();
+        positions += records.len() as u64;
+        let game_length = records.len() as u32;
+        // Replay the game from the stored played-move indices and check every stored board.
+        let mut game = Game::new(RulesOptions::default()).with_max_plies(Some(24));
+        for (ply, record) in records.iter().enumerate() {
+            assert_eq!(record.ply as usize, ply);
+            assert_eq!(record.board, &board::encode_position(game.position()));
+            let legal = game.legal_moves();
+            assert_eq!(record.legal_move_count as usize, legal.len());
+            // One position per decision: plies played, plus the final one if the mover resigned.
+            let remaining = game_length - record.ply;
+            assert!(record.moves_left == remaining || record.moves_left + 1 == remaining);
+            if record.full_search {
+                let total: f32 = record.policy_weights.iter().sum();
+                assert!((total - 1.0).abs() < 1e-2, "policy target sums to {total}");
+                assert!(record
+                    .policy_moves
+                    .iter()
+                    .all(|&m| m < record.legal_move_count));
+            } else {
+                assert!(record.policy_moves.is_empty());
+            }
+            assert!((-1..=1).contains(&record.game_result));
+            if ply > 0 {
+                // The result is the mover's, so it flips sign with every ply (a draw stays 0).
+                assert_eq!(record.game_result, -records[ply - 1].game_result);
+            }
+            game.play(legal[record.played_move as usize]);
+        }
+    }
+    assert_eq!(positions, totals.positions);
+
+    let records: Vec<_> = std::fs::read_dir(dir.path().join("games"))
+        .unwrap()
+        .collect();
+    assert_eq!(records.len(), 2);
+    for entry in records {
+        let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        let record = GameRecord::parse(&text, RulesOptions::default()).unwrap();
+        assert!(record.result.is_some());
+        assert!(record.moves.len() <= 24);
+        record.replay(RulesOptions::default(), None).unwrap();
+    }
+}
+
+#[test]
+fn a_stop_request_ends_the_pool_without_new_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let ctx = context(dir.path(), 1000, small_config());
+    ctx.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    run_pool(&ctx, |_| Ok(MaterialEvaluator::default())).unwrap();
+    assert_eq!(ctx.stats.snapshot().games, 0);
+}
+
+#[test]
+fn invalid_settings_are_rejected_with_the_field_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = SelfplayConfig {
+        full_search_probability: 1.5,
+        ..small_config()
+    };
+    let ctx = context(dir.path(), 1, config);
+    let err = run_pool(&ctx, |_| Ok(MaterialEvaluator::default())).unwrap_err();
+    assert!(err.to_string().contains("full_search_probability"), "{err}");
+}

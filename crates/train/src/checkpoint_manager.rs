@@ -1,0 +1,370 @@
+//! Where checkpoints live, how they appear atomically, and which ones are kept.
+//!
+//! Layout: `<run>/checkpoints/step-000001200/` holds one complete checkpoint (the trainer
+//! decides which files; see [`crate::trainer_state`]). It is written as
+//! `.tmp-step-000001200-<pid>/`, every file fsynced, then renamed, so a directory named
+//! `step-*` is always complete: `--resume` and self-play workers list only those. Old
+//! checkpoints are pruned to the last `keep_last` plus every `keep_every`-th one (at steps that
+//! are multiples of `keep_every · every_steps`), which keeps a thinning history for evaluation
+//! without filling the disk.
+
+use std::collections::BTreeSet;
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::atomic::{sync_dir, sync_tree};
+
+/// `[train.checkpoint]`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct CheckpointConfig {
+    /// Write a checkpoint every this many optimiser steps (and always when training stops).
+    pub every_steps: u64,
+    /// How many of the most recent checkpoints to keep (at least 1).
+    pub keep_last: usize,
+    /// Also keep every `keep_every`-th checkpoint forever (0 = none).
+    pub keep_every: u64,
+}
+
+impl Default for CheckpointConfig {
+    fn default() -> Self {
+        Self {
+            every_steps: 500,
+            keep_last: 5,
+            keep_every: 10,
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum CheckpointError {
+    #[error("train.checkpoint: {0}")]
+    Config(&'static str),
+    #[error("{action} {path}: {source}")]
+    Io {
+        action: &'static str,
+        path: PathBuf,
+        source: io::Error,
+    },
+    #[error("writing checkpoint contents into {path}: {message}")]
+    Contents { path: PathBuf, message: String },
+}
+
+fn io_error(action: &'static str, path: &Path) -> impl FnOnce(io::Error) -> CheckpointError {
+    let path = path.to_path_buf();
+    move |source| CheckpointError::Io {
+        action,
+        path,
+        source,
+    }
+}
+
+/// One complete checkpoint on disk.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CheckpointEntry {
+    pub step: u64,
+    pub path: PathBuf,
+}
+
+const PREFIX: &str = "step-";
+const TEMP_PREFIX: &str = ".tmp-";
+const TRASH_PREFIX: &str = ".trash-";
+
+/// The directory name of the checkpoint at `step` (zero-padded so names sort by step).
+pub fn checkpoint_dir_name(step: u64) -> String {
+    format!("{PREFIX}{step:09}")
+}
+
+fn parse_step(name: &str) -> Option<u64> {
+    let digits = name.strip_prefix(PREFIX)?;
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    digits.parse().ok()
+}
+
+/// The complete checkpoints in `dir`, oldest first (an absent directory has none).
+pub fn list_checkpoints(dir: &Path) -> Result<Vec<CheckpointEntry>, CheckpointError> {
+    let entries = match fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(io_error("listing", dir)(e)),
+    };
+    let mut found = Vec::new();
+    for entry in entries {
+        let entry = entry.map_err(io_error("listing", dir))?;
+        let name = entry.file_name();
+        let Some(step) = name.to_str().and_then(parse_step) else {
+            continue;
+        };
+        if entry.path().is_dir() {
+            found.push(CheckpointEntry {
+                step,
+                path: entry.path(),
+            });
+        }
+    }
+    found.sort_by_key(|c| c.step);
+    Ok(found)
+}
+
+/// The newest complete checkpoint in `dir`, if any.
+pub fn latest_checkpoint(dir: &Path) -> Result<Option<CheckpointEntry>, CheckpointError> {
+    Ok(list_checkpoints(dir)?.pop())
+}
+
+/// The steps the keep policy retains out of `steps`.
+pub fn steps_to_keep(steps: &[u64], config: &CheckpointConfig) -> BTreeSet<u64> {
+    let mut sorted: Vec<u64> = steps.to_vec();
+    sorted.sort_unstable();
+    sorted.dedup();
+    let mut keep: BTreeSet<u64> = sorted
+        .iter()
+        .rev()
+        .take(config.keep_last)
+        .copied()
+        .collect();
+    let period = config.keep_every.saturating_mul(config.every_steps);
+    if period > 0 {
+        keep.extend(sorted.iter().copied().filter(|s| s % period == 0));
+    }
+    keep
+}
+
+/// Writes checkpoints into one directory and prunes it.
+#[derive(Debug)]
+pub struct CheckpointManager {
+    dir: PathBuf,
+    config: CheckpointConfig,
+}
+
+impl CheckpointManager {
+    /// Creates `dir` if needed and removes temporary directories left by a crash.
+    pub fn open(
+        dir: impl Into<PathBuf>,
+        config: &CheckpointConfig,
+    ) -> Result<Self, CheckpointError> {
+        if config.keep_last == 0 {
+            return Err(CheckpointError::Config("keep_last must be at least 1"));
+        }
+        let dir = dir.into();
+        fs::create_dir_all(&dir).map_err(io_error("creating", &dir))?;
+        for entry in fs::read_dir(&dir).map_err(io_error("listing", &dir))? {
+            let entry = entry.map_err(io_error("listing", &dir))?;
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
+            if name.starts_with(TEMP_PREFIX) || name.starts_with(TRASH_PREFIX) {
+                tracing::warn!(path = %entry.path().display(), "removing an incomplete checkpoint left by an earlier run");
+                fs::remove_dir_all(entry.path()).map_err(io_error("removing", &entry.path()))?;
+            }
+        }
+        Ok(Self {
+            dir,
+            config: config.clone(),
+        })
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Whether the policy asks for a checkpoint after `step` steps.
+    pub fn is_due(&self, step: u64) -> bool {
+        step > 0 && step.checked_rem(self.config.every_steps) == Some(0)
+    }
+
+    pub fn list(&self) -> Result<Vec<CheckpointEntry>, CheckpointError> {
+        list_checkpoints(&self.dir)
+    }
+
+    pub fn latest(&self) -> Result<Option<CheckpointEntry>, CheckpointError> {
+        latest_checkpoint(&self.dir)
+    }
+
+    /// Writes the checkpoint for `step`: `fill` puts its files into an empty temporary
+    /// directory; they are synced and the directory is renamed into place (replacing an older
+    /// checkpoint of the same step), then old checkpoints are pruned.
+    pub fn write<E: std::fmt::Display>(
+        &self,
+        step: u64,
+        fill: impl FnOnce(&Path) -> Result<(), E>,
+    ) -> Result<CheckpointEntry, CheckpointError> {
+        let name = checkpoint_dir_name(step);
+        let temp = self
+            .dir
+            .join(format!("{TEMP_PREFIX}{name}-{}", std::process::id()));
+        if temp.exists() {
+            fs::remove_dir_all(&temp).map_err(io_error("removing", &temp))?;
+        }
+        fs::create_dir(&temp).map_err(io_error("creating", &temp))?;
+        let filled = fill(&temp)
+            .map_err(|e| CheckpointError::Contents {
+                path: temp.clone(),
+                message: e.to_string(),
+            })
+            .and_then(|()| sync_tree(&temp).map_err(io_error("syncing", &temp)));
+        if let Err(e) = filled {
+            let _ = fs::remove_dir_all(&temp);
+            return Err(e);
+        }
+        let final_path = self.dir.join(&name);
+        if final_path.exists() {
+            self.discard(&final_path)?;
+        }
+        fs::rename(&temp, &final_path).map_err(io_error("renaming", &temp))?;
+        sync_dir(&self.dir).map_err(io_error("syncing", &self.dir))?;
+        self.prune()?;
+        Ok(CheckpointEntry {
+            step,
+            path: final_path,
+        })
+    }
+
+    /// Deletes checkpoints the keep policy no longer wants; returns their steps.
+    pub fn prune(&self) -> Result<Vec<u64>, CheckpointError> {
+        let all = self.list()?;
+        let steps: Vec<u64> = all.iter().map(|c| c.step).collect();
+        let keep = steps_to_keep(&steps, &self.config);
+        let mut removed = Vec::new();
+        for entry in all.into_iter().filter(|c| !keep.contains(&c.step)) {
+            self.discard(&entry.path)?;
+            removed.push(entry.step);
+        }
+        Ok(removed)
+    }
+
+    /// Renames first so that a deletion interrupted half-way never leaves a `step-*` directory
+    /// with missing files.
+    fn discard(&self, path: &Path) -> Result<(), CheckpointError> {
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+        let trash = self.dir.join(format!(
+            "{TRASH_PREFIX}{}-{}",
+            name.unwrap_or_default(),
+            std::process::id()
+        ));
+        fs::rename(path, &trash).map_err(io_error("renaming", path))?;
+        fs::remove_dir_all(&trash).map_err(io_error("removing", &trash))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn policy(every_steps: u64, keep_last: usize, keep_every: u64) -> CheckpointConfig {
+        CheckpointConfig {
+            every_steps,
+            keep_last,
+            keep_every,
+        }
+    }
+
+    #[test]
+    fn keeps_the_last_k_and_every_mth() {
+        let steps: Vec<u64> = (1..=25).map(|i| i * 100).collect();
+        let keep = steps_to_keep(&steps, &policy(100, 3, 10));
+        let expected: BTreeSet<u64> = [1000, 2000, 2300, 2400, 2500].into_iter().collect();
+        assert_eq!(keep, expected);
+    }
+
+    #[test]
+    fn without_keep_every_only_the_last_k_survive() {
+        let steps = [7, 3, 500, 10];
+        let keep = steps_to_keep(&steps, &policy(100, 2, 0));
+        assert_eq!(keep, [10, 500].into_iter().collect());
+        // Fewer checkpoints than keep_last: all stay.
+        assert_eq!(
+            steps_to_keep(&steps, &policy(100, 10, 0)),
+            steps.into_iter().collect()
+        );
+    }
+
+    #[test]
+    fn names_sort_by_step_and_only_complete_directories_are_listed() {
+        let dir = tempfile::tempdir().unwrap();
+        for step in [1200u64, 300, 45_000] {
+            fs::create_dir(dir.path().join(checkpoint_dir_name(step))).unwrap();
+        }
+        fs::create_dir(dir.path().join(".tmp-step-000009999-1")).unwrap();
+        fs::create_dir(dir.path().join("step-abc")).unwrap();
+        fs::write(
+            dir.path().join("step-000000007"),
+            b"a file, not a checkpoint",
+        )
+        .unwrap();
+        let steps: Vec<u64> = list_checkpoints(dir.path())
+            .unwrap()
+            .iter()
+            .map(|c| c.step)
+            .collect();
+        assert_eq!(steps, vec![300, 1200, 45_000]);
+        assert_eq!(latest_checkpoint(dir.path()).unwrap().unwrap().step, 45_000);
+        assert!(list_checkpoints(&dir.path().join("absent"))
+            .unwrap()
+            .is_empty());
+    }
+
+    #[test]
+    fn writes_atomically_prunes_and_cleans_up_after_a_crash() {
+        let root = tempfile::tempdir().unwrap();
+        let dir = root.path().join("checkpoints");
+        let manager = CheckpointManager::open(&dir, &policy(10, 2, 3)).unwrap();
+        for step in (10..=70).step_by(10) {
+            manager
+                .write(step, |tmp: &Path| {
+                    fs::write(tmp.join("weights.bin"), step.to_le_bytes())
+                })
+                .unwrap();
+        }
+        let steps: Vec<u64> = manager.list().unwrap().iter().map(|c| c.step).collect();
+        assert_eq!(steps, vec![30, 60, 70]);
+        let latest = manager.latest().unwrap().unwrap();
+        assert_eq!(
+            fs::read(latest.path.join("weights.bin")).unwrap(),
+            70u64.to_le_bytes()
+        );
+
+        // A failing writer leaves nothing behind and keeps what was there.
+        let failed = manager.write(80, |_: &Path| Err("disk full"));
+        assert!(failed.unwrap_err().to_string().contains("disk full"));
+        let names: Vec<String> = fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(names.len(), 3, "{names:?}");
+
+        // A crash mid-write leaves a temporary directory that is never listed and is removed
+        // on the next open.
+        fs::create_dir(dir.join(".tmp-step-000000090-4242")).unwrap();
+        assert_eq!(manager.latest().unwrap().unwrap().step, 70);
+        let reopened = CheckpointManager::open(&dir, &policy(10, 2, 3)).unwrap();
+        assert!(!dir.join(".tmp-step-000000090-4242").exists());
+        assert_eq!(reopened.list().unwrap().len(), 3);
+    }
+
+    #[test]
+    fn rewriting_a_step_replaces_it() {
+        let root = tempfile::tempdir().unwrap();
+        let manager = CheckpointManager::open(root.path(), &policy(10, 2, 0)).unwrap();
+        manager
+            .write(10, |tmp: &Path| fs::write(tmp.join("a"), b"old"))
+            .unwrap();
+        let entry = manager
+            .write(10, |tmp: &Path| fs::write(tmp.join("a"), b"new"))
+            .unwrap();
+        assert_eq!(fs::read(entry.path.join("a")).unwrap(), b"new");
+        assert_eq!(manager.list().unwrap().len(), 1);
+    }
+
+    #[test]
+    fn due_every_n_steps() {
+        let root = tempfile::tempdir().unwrap();
+        let manager = CheckpointManager::open(root.path(), &policy(25, 1, 0)).unwrap();
+        let due: Vec<u64> = (0..=100).filter(|&s| manager.is_due(s)).collect();
+        assert_eq!(due, vec![25, 50, 75, 100]);
+        assert!(CheckpointManager::open(root.path(), &policy(25, 0, 0)).is_err());
+    }
+}

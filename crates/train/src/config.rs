@@ -1,0 +1,229 @@
+//! The `[train]` section of a run configuration.
+//!
+//! Every field has a default so a config file names only what it changes, and unknown keys are
+//! errors so a typo cannot silently fall back to a default. The run-level struct that holds
+//! `[model]`, `[search]`, `[selfplay]`, `[train]` and `[replay]` lives in the binary crate.
+
+use serde::{Deserialize, Serialize};
+
+use koshogi_nn::{DeviceSpec, LossWeights};
+
+use crate::checkpoint_manager::CheckpointConfig;
+use crate::lr_schedule::{LrSchedule, LrScheduleConfig};
+use crate::optimizer::OptimizerConfig;
+use crate::window::WindowConfig;
+
+/// `[train]`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct TrainConfig {
+    /// Positions per optimiser step.
+    pub batch_size: usize,
+    /// Optimiser steps to run in total (0 = until stopped). `--steps` overrides it.
+    pub steps: u64,
+    /// Seeds the sampler and the network's initialisation.
+    pub seed: u64,
+    /// Where the trainer runs: `auto` (CUDA when available), `cpu`, `cuda`, `cuda:N`.
+    pub device: DeviceSpec,
+    /// libtorch intra-op threads for training (0 = libtorch's default).
+    pub threads: usize,
+    /// Global gradient-norm clipping threshold (0 = no clipping).
+    pub max_grad_norm: f64,
+    /// At most this many training samples per position produced (KataGo's
+    /// `max-train-bucket-per-new-data`); the trainer waits for self-play beyond it. 0 = no cap.
+    pub samples_per_new_row: f64,
+    /// Positions that must exist before the first step.
+    pub start_rows: u64,
+    /// Weight of the root search value in the value target (0 = the game result alone).
+    pub search_value_weight: f64,
+    /// Probability of training on the left–right mirror image of a sampled position.
+    pub mirror_probability: f64,
+    /// Batches prepared ahead on the sampler thread.
+    pub prefetch_batches: usize,
+    /// How often to look for new shards while waiting for data, in seconds.
+    pub poll_seconds: f64,
+    /// Log scalars to TensorBoard every this many steps.
+    pub log_every_steps: u64,
+    /// Relative weights of the loss terms (`[train.loss]`, koshogi-nn's).
+    pub loss: LossWeights,
+    pub optimizer: OptimizerConfig,
+    pub schedule: LrScheduleConfig,
+    pub window: WindowConfig,
+    pub checkpoint: CheckpointConfig,
+}
+
+impl Default for TrainConfig {
+    fn default() -> Self {
+        Self {
+            batch_size: 256,
+            steps: 0,
+            seed: 1,
+            device: DeviceSpec::Auto,
+            threads: 0,
+            max_grad_norm: 10.0,
+            samples_per_new_row: 4.0,
+            start_rows: 2_000,
+            search_value_weight: 0.0,
+            mirror_probability: 0.5,
+            prefetch_batches: 2,
+            poll_seconds: 2.0,
+            log_every_steps: 10,
+            loss: LossWeights::default(),
+            optimizer: OptimizerConfig::default(),
+            schedule: LrScheduleConfig::default(),
+            window: WindowConfig::default(),
+            checkpoint: CheckpointConfig::default(),
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum TrainConfigError {
+    #[error("train: {0}")]
+    Invalid(String),
+    #[error("train.window: {0}")]
+    Window(#[from] crate::window::WindowConfigError),
+    #[error("train.schedule: {0}")]
+    Schedule(#[from] crate::lr_schedule::LrScheduleError),
+    #[error("train.optimizer: {0}")]
+    Optimizer(#[from] crate::optimizer::OptimizerError),
+}
+
+impl TrainConfig {
+    /// Checks every value, so that a bad file fails at start-up with a message naming the key.
+    pub fn validate(&self) -> Result<(), TrainConfigError> {
+        let bad = |what: &str| Err(TrainConfigError::Invalid(what.to_string()));
+        if self.batch_size == 0 {
+            return bad("batch_size must be at least 1");
+        }
+        if !(self.max_grad_norm >= 0.0 && self.max_grad_norm.is_finite()) {
+            return bad("max_grad_norm must be non-negative and finite");
+        }
+        if !(self.samples_per_new_row >= 0.0 && self.samples_per_new_row.is_finite()) {
+            return bad("samples_per_new_row must be non-negative and finite");
+        }
+        if !(0.0..=1.0).contains(&self.search_value_weight) {
+            return bad("search_value_weight must be in [0, 1]");
+        }
+        if !(0.0..=1.0).contains(&self.mirror_probability) {
+            return bad("mirror_probability must be in [0, 1]");
+        }
+        if self.prefetch_batches == 0 {
+            return bad("prefetch_batches must be at least 1");
+        }
+        if !(self.poll_seconds > 0.0 && self.poll_seconds.is_finite()) {
+            return bad("poll_seconds must be positive");
+        }
+        if self.log_every_steps == 0 {
+            return bad("log_every_steps must be at least 1");
+        }
+        let weights = [
+            self.loss.policy,
+            self.loss.value,
+            self.loss.moves_left,
+            self.loss.material,
+        ];
+        if weights.iter().any(|w| !(*w >= 0.0 && w.is_finite())) {
+            return bad("loss weights must be non-negative and finite");
+        }
+        if self.checkpoint.keep_last == 0 {
+            return bad("checkpoint.keep_last must be at least 1");
+        }
+        self.window.validate()?;
+        self.optimizer.validate()?;
+        self.lr_schedule()?;
+        Ok(())
+    }
+
+    /// The learning-rate schedule this configuration describes.
+    pub fn lr_schedule(&self) -> Result<LrSchedule, crate::lr_schedule::LrScheduleError> {
+        let total = (self.steps > 0).then_some(self.steps);
+        LrSchedule::new(self.optimizer.lr, &self.schedule, total)
+    }
+}
+
+/// A short fingerprint of a run configuration (the first 16 hex digits of the SHA-256 of its
+/// JSON form), stored in checkpoints so that resuming under a changed configuration is noticed.
+pub fn config_hash<T: Serialize>(config: &T) -> String {
+    use sha2::{Digest, Sha256};
+    let json = serde_json::to_vec(config).expect("configurations serialise to JSON");
+    Sha256::digest(&json)
+        .iter()
+        .take(8)
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_empty_section_is_the_default() {
+        let config: TrainConfig = toml::from_str("").unwrap();
+        assert_eq!(config, TrainConfig::default());
+        config.validate().unwrap();
+    }
+
+    #[test]
+    fn nested_tables_override_single_keys() {
+        let text = r#"
+            batch_size = 64
+            [optimizer]
+            kind = "adamw"
+            lr = 0.001
+            [schedule]
+            decay = "cosine"
+            [window]
+            min_rows = 5000
+        "#;
+        let config: TrainConfig = toml::from_str(text).unwrap();
+        assert_eq!(config.batch_size, 64);
+        assert_eq!(
+            config.optimizer.kind,
+            crate::optimizer::OptimizerKind::Adamw
+        );
+        assert_eq!(config.optimizer.beta2, 0.999);
+        assert_eq!(config.window.min_rows, 5000);
+        assert_eq!(config.window.alpha, WindowConfig::default().alpha);
+        // A cosine schedule needs a length.
+        assert!(config.validate().is_err());
+        let with_steps = TrainConfig {
+            steps: 1000,
+            ..config
+        };
+        with_steps.validate().unwrap();
+    }
+
+    #[test]
+    fn the_hash_changes_with_any_value() {
+        let base = TrainConfig::default();
+        let other = TrainConfig {
+            batch_size: 255,
+            ..TrainConfig::default()
+        };
+        assert_eq!(config_hash(&base), config_hash(&TrainConfig::default()));
+        assert_ne!(config_hash(&base), config_hash(&other));
+        assert_eq!(config_hash(&base).len(), 16);
+    }
+
+    #[test]
+    fn unknown_keys_are_errors() {
+        let err = toml::from_str::<TrainConfig>("batch_sise = 3").unwrap_err();
+        assert!(err.to_string().contains("batch_sise"), "{err}");
+        assert!(toml::from_str::<TrainConfig>("[optimizer]\nmomentun = 0.9").is_err());
+    }
+
+    #[test]
+    fn invalid_values_name_the_key() {
+        let config = TrainConfig {
+            mirror_probability: 1.5,
+            ..Default::default()
+        };
+        assert!(config
+            .validate()
+            .unwrap_err()
+            .to_string()
+            .contains("mirror_probability"));
+    }
+}

@@ -1,0 +1,30 @@
+//! koshogi-train: turns replay shards into a better network.
+//!
+//! * [`window`] / [`sampler`]: which positions to train on (KataGo-style growing window, uniform
+//!   sampling, mirror augmentation, a cap on reuse per new position);
+//! * [`optimizer`] / [`lr_schedule`]: SGD-momentum and AdamW whose state is saved, so resume is
+//!   exact (tch's own optimisers cannot save theirs);
+//! * [`checkpoint_manager`] / [`atomic`]: atomic checkpoints and the keep policy;
+//! * [`config`]: the `[train]` section of a run configuration.
+
+pub mod atomic;
+pub mod bench;
+pub mod checkpoint_manager;
+pub mod config;
+pub mod lr_schedule;
+pub mod optimizer;
+pub mod prefetch;
+pub mod replay_window;
+pub mod sampler;
+pub mod synthetic;
+pub mod trainer;
+pub mod trainer_state;
+pub mod window;
+
+pub use checkpoint_manager::{CheckpointConfig, CheckpointEntry, CheckpointManager};
+pub use config::{config_hash, TrainConfig};
+pub use lr_schedule::{LrDecay, LrSchedule, LrScheduleConfig};
+pub use optimizer::{Optimizer, OptimizerConfig, OptimizerKind, StepReport};
+pub use sampler::{Sampler, SamplerConfig, SamplerCursor};
+pub use trainer::{StopReason, TrainError, TrainSummary, Trainer, TrainerSetup};
+pub use window::WindowConfig;

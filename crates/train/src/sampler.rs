@@ -1,0 +1,595 @@
+//! Which positions go into each training batch, and turning them into network inputs.
+//!
+//! * Uniform sampling (with replacement) over the window of most recent rows
+//!   ([`crate::window`]).
+//! * Left–right mirror augmentation: the rules are mirror-symmetric (the start position is
+//!   not), so a position's mirror image with mirrored moves is an equally valid example. The
+//!   features are mirrored with `koshogi_nn::features::mirror_features` and every legal move's
+//!   legs with `MoveLegs::mirrored`; the target indices, which refer to the move-generation
+//!   order of the stored position, stay as they are.
+//! * A reuse cap: at most `samples_per_new_row` samples per row ever produced (KataGo's
+//!   train-bucket pacing); beyond it the sampler reports [`Draw::Starved`] and the caller
+//!   waits for self-play.
+//!
+//! Batch `k` draws from stream `k` of a ChaCha generator seeded with the run's seed, so the
+//! cursor (seed, batches drawn, the shard numbering) is the entire sampler state and a resumed
+//! run draws exactly the batches the uninterrupted one would have drawn.
+
+use std::path::PathBuf;
+
+use koshogi_nn::features::{encode_position, mirror_features, FeatureInput, FEATURE_LEN};
+use koshogi_nn::move_encoding::encode_moves;
+use koshogi_nn::{MoveLegs, NnError, SampleTargets, TrainingBatchBuilder};
+use koshogi_replay::Record;
+use koshogi_rules::{Move, RulesOptions};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+
+use crate::config::TrainConfig;
+use crate::replay_window::{KnownShard, Refresh, ReplayWindow, ReplayWindowError};
+use crate::window::WindowConfig;
+use koshogi_replay::{decode_position, BoardDecodeError};
+
+/// What the sampler needs from the run configuration.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SamplerConfig {
+    pub batch_size: usize,
+    /// 0 = no reuse cap.
+    pub samples_per_new_row: f64,
+    pub mirror_probability: f64,
+    /// Rows that must exist before the first batch.
+    pub start_rows: u64,
+    /// Weight of the search value in the value target (0 = the game result alone).
+    pub search_value_weight: f64,
+    /// The self-play ply limit (an input feature is the ply as a fraction of it).
+    pub max_plies: Option<u32>,
+    pub window: WindowConfig,
+}
+
+impl SamplerConfig {
+    pub fn from_train(config: &TrainConfig, max_plies: Option<u32>) -> Self {
+        Self {
+            batch_size: config.batch_size,
+            samples_per_new_row: config.samples_per_new_row,
+            mirror_probability: config.mirror_probability,
+            start_rows: config.start_rows,
+            search_value_weight: config.search_value_weight,
+            max_plies,
+            window: config.window.clone(),
+        }
+    }
+}
+
+/// Everything needed to continue sampling exactly where a run stopped.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SamplerCursor {
+    pub seed: u64,
+    /// Batches drawn (and trained on) so far.
+    pub batches: u64,
+    /// The shard numbering (see [`crate::replay_window`]).
+    pub shards: Vec<KnownShard>,
+}
+
+impl SamplerCursor {
+    /// The cursor of a run that has not sampled anything yet.
+    pub fn fresh(seed: u64) -> Self {
+        Self {
+            seed,
+            batches: 0,
+            shards: Vec::new(),
+        }
+    }
+}
+
+/// One batch on the host, ready for `TrainingBatchBuilder::build`.
+#[derive(Debug)]
+pub struct SampledBatch {
+    /// 0-based number of this batch in the run.
+    pub index: u64,
+    pub builder: TrainingBatchBuilder,
+    /// Samples that were mirrored.
+    pub mirrored: usize,
+    /// Rows drawn but unusable (unreadable or inconsistent), replaced by fresh draws.
+    pub rejected: usize,
+    /// Rows known when the batch was drawn, and the window size.
+    pub total_rows: u64,
+    pub window_rows: u64,
+}
+
+/// Why no batch can be drawn right now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Starved {
+    /// Fewer rows than `start_rows` exist.
+    TooFewRows { rows: u64, needed: u64 },
+    /// Another batch would exceed `samples_per_new_row` per row produced.
+    ReuseCap {
+        rows: u64,
+        samples: u64,
+        allowed: u64,
+    },
+    /// The window holds rows but none of them can be read.
+    NothingReadable { rows: u64 },
+}
+
+impl std::fmt::Display for Starved {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Starved::TooFewRows { rows, needed } => {
+                write!(f, "{rows} positions, training starts at {needed}")
+            }
+            Starved::ReuseCap {
+                rows,
+                samples,
+                allowed,
+            } => write!(
+                f,
+                "reuse cap: {samples} samples trained on {rows} positions (at most {allowed} until more arrive)"
+            ),
+            Starved::NothingReadable { rows } => {
+                write!(f, "none of the {rows} positions in the window is readable")
+            }
+        }
+    }
+}
+
+/// The outcome of [`Sampler::next_batch`].
+#[derive(Debug)]
+pub enum Draw {
+    Ready(Box<SampledBatch>),
+    Starved(Starved),
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum SamplerError {
+    #[error(transparent)]
+    Window(#[from] ReplayWindowError),
+    #[error("drew {attempts} rows for batch {batch} but only {usable} were usable: is the replay data from another rules version?")]
+    TooManyRejected {
+        batch: u64,
+        attempts: usize,
+        usable: usize,
+    },
+}
+
+/// Why one stored row cannot become a training sample.
+#[derive(Debug, thiserror::Error)]
+enum RowError {
+    #[error("bad stored position: {0}")]
+    Position(#[from] BoardDecodeError),
+    #[error("stored {stored} legal moves, the rules generate {generated}")]
+    MoveCount { stored: u32, generated: usize },
+    #[error("{0}")]
+    Nn(#[from] NnError),
+}
+
+/// Reusable per-sample buffers.
+#[derive(Debug, Default)]
+struct Scratch {
+    moves: Vec<Move>,
+    legs: Vec<MoveLegs>,
+    features: Vec<f32>,
+    policy: Vec<(u32, f32)>,
+}
+
+/// Draws batches from a shard directory.
+#[derive(Debug)]
+pub struct Sampler {
+    config: SamplerConfig,
+    window: ReplayWindow,
+    seed: u64,
+    batches: u64,
+    scratch: Scratch,
+    /// Rejected rows so far (warnings are rate-limited by it).
+    rejected_total: u64,
+}
+
+impl Sampler {
+    /// A sampler over `shards_dir` continuing from `cursor`. Call [`Sampler::refresh`] to
+    /// discover shards.
+    pub fn new(
+        shards_dir: impl Into<PathBuf>,
+        config: SamplerConfig,
+        cursor: SamplerCursor,
+    ) -> Self {
+        let window = ReplayWindow::new(shards_dir, &config.window, cursor.shards);
+        Self {
+            config,
+            window,
+            seed: cursor.seed,
+            batches: cursor.batches,
+            scratch: Scratch {
+                features: vec![0.0; FEATURE_LEN],
+                ..Default::default()
+            },
+            rejected_total: 0,
+        }
+    }
+
+    pub fn config(&self) -> &SamplerConfig {
+        &self.config
+    }
+
+    /// Looks for new shards and loads the window.
+    pub fn refresh(&mut self) -> Result<Refresh, SamplerError> {
+        Ok(self.window.refresh()?)
+    }
+
+    pub fn window(&self) -> &ReplayWindow {
+        &self.window
+    }
+
+    /// Batches drawn so far.
+    pub fn batches(&self) -> u64 {
+        self.batches
+    }
+
+    /// The state to save for resume.
+    pub fn cursor(&self) -> SamplerCursor {
+        SamplerCursor {
+            seed: self.seed,
+            batches: self.batches,
+            shards: self.window.known().to_vec(),
+        }
+    }
+
+    /// Checks the start threshold and the reuse cap for the next batch.
+    pub fn starved(&self) -> Option<Starved> {
+        let rows = self.window.total_rows();
+        let needed = self.config.start_rows.max(1);
+        if rows < needed {
+            return Some(Starved::TooFewRows { rows, needed });
+        }
+        if self.config.samples_per_new_row > 0.0 {
+            let allowed = (self.config.samples_per_new_row * rows as f64).floor() as u64;
+            let samples = self.batches * self.config.batch_size as u64;
+            if samples + self.config.batch_size as u64 > allowed {
+                return Some(Starved::ReuseCap {
+                    rows,
+                    samples,
+                    allowed,
+                });
+            }
+        }
+        if self.window.available_window_rows() == 0 {
+            return Some(Starved::NothingReadable { rows });
+        }
+        None
+    }
+
+    /// Draws and encodes the next batch, or says why it cannot yet.
+    pub fn next_batch(&mut self) -> Result<Draw, SamplerError> {
+        if let Some(starved) = self.starved() {
+            return Ok(Draw::Starved(starved));
+        }
+        let index = self.batches;
+        let mut rng = ChaCha8Rng::seed_from_u64(self.seed);
+        rng.set_stream(index);
+        let window = self.window.window();
+        let batch_size = self.config.batch_size;
+        let max_attempts = 20 * batch_size + 100;
+        let mut builder = TrainingBatchBuilder::new();
+        let (mut attempts, mut mirrored, mut rejected) = (0usize, 0usize, 0usize);
+        while builder.len() < batch_size {
+            if attempts >= max_attempts {
+                return Err(SamplerError::TooManyRejected {
+                    batch: index,
+                    attempts,
+                    usable: builder.len(),
+                });
+            }
+            attempts += 1;
+            let row = rng.random_range(window.clone());
+            // Always consume one draw for the flip, whatever the probability, so that changing
+            // it does not change which rows are drawn.
+            let mirror = rng.random::<f64>() < self.config.mirror_probability;
+            let Some((record, rules)) = self.window.record(row) else {
+                rejected += 1;
+                continue;
+            };
+            match add_sample(
+                &mut self.scratch,
+                &self.config,
+                &record,
+                rules,
+                mirror,
+                &mut builder,
+            ) {
+                Ok(()) => mirrored += usize::from(mirror),
+                Err(error) => {
+                    rejected += 1;
+                    self.rejected_total += 1;
+                    if self.rejected_total.is_power_of_two() {
+                        tracing::warn!(
+                            row,
+                            "skipping an unusable replay position ({error}); {} so far",
+                            self.rejected_total
+                        );
+                    }
+                }
+            }
+        }
+        self.batches += 1;
+        Ok(Draw::Ready(Box::new(SampledBatch {
+            index,
+            builder,
+            mirrored,
+            rejected,
+            total_rows: self.window.total_rows(),
+            window_rows: window.end - window.start,
+        })))
+    }
+}
+
+/// The value target as (win, draw, loss) for the mover: the game result, optionally mixed
+/// with the search value read as `((1 + v) / 2, 0, (1 − v) / 2)`.
+pub fn value_target(game_result: i8, search_value: f32, search_weight: f64) -> [f32; 3] {
+    let result = match game_result.signum() {
+        1 => [1.0, 0.0, 0.0],
+        0 => [0.0, 1.0, 0.0],
+        _ => [0.0, 0.0, 1.0],
+    };
+    let w = search_weight as f32;
+    if w == 0.0 {
+        return result;
+    }
+    let v = search_value.clamp(-1.0, 1.0);
+    let search = [(1.0 + v) / 2.0, 0.0, (1.0 - v) / 2.0];
+    [0, 1, 2].map(|i| (1.0 - w) * result[i] + w * search[i])
+}
+
+fn add_sample(
+    scratch: &mut Scratch,
+    config: &SamplerConfig,
+    record: &Record<'_>,
+    rules: &RulesOptions,
+    mirror: bool,
+    builder: &mut TrainingBatchBuilder,
+) -> Result<(), RowError> {
+    let position = decode_position(record.board, record.ply)?;
+    scratch.moves.clear();
+    position.generate_moves(rules, &mut scratch.moves);
+    if scratch.moves.len() != record.legal_move_count as usize {
+        return Err(RowError::MoveCount {
+            stored: record.legal_move_count,
+            generated: scratch.moves.len(),
+        });
+    }
+    encode_moves(&position, &scratch.moves, &mut scratch.legs)?;
+    let input = FeatureInput {
+        position: &position,
+        options: rules,
+        repetition_count: 1,
+        ply: record.ply,
+        max_plies: config.max_plies,
+    };
+    encode_position(&input, &mut scratch.features)?;
+    if mirror {
+        mirror_features(&mut scratch.features);
+        for legs in &mut scratch.legs {
+            *legs = legs.mirrored();
+        }
+    }
+    scratch.policy.clear();
+    let mass: f32 = record.policy_weights.iter().sum();
+    if mass > 0.0 {
+        scratch.policy.extend(
+            record
+                .policy_moves
+                .iter()
+                .zip(record.policy_weights)
+                .map(|(&m, &w)| (m, w / mass)),
+        );
+    }
+    let has_policy = record.full_search && mass > 0.0;
+    let targets = SampleTargets {
+        policy: &scratch.policy,
+        policy_weight: if has_policy { 1.0 } else { 0.0 },
+        wdl: value_target(
+            record.game_result,
+            record.search_value,
+            config.search_value_weight,
+        ),
+        moves_left: record.moves_left as f32,
+        material: f32::from(record.final_material),
+    };
+    builder.push(&scratch.features, &scratch.legs, &targets)?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::synthetic::{write_random_games, SyntheticOptions};
+    use koshogi_nn::features::FeatureInput;
+    use koshogi_rules::{Game, Position};
+    use std::collections::BTreeSet;
+    use tch::Device;
+
+    fn config(batch_size: usize) -> SamplerConfig {
+        SamplerConfig {
+            batch_size,
+            samples_per_new_row: 0.0,
+            mirror_probability: 0.5,
+            start_rows: 1,
+            search_value_weight: 0.0,
+            max_plies: Some(200),
+            window: WindowConfig {
+                min_rows: 1_000_000,
+                ..WindowConfig::default()
+            },
+        }
+    }
+
+    fn shards(games: usize, seed: u64) -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        let options = SyntheticOptions {
+            games,
+            max_plies: 16,
+            positions_per_shard: 16,
+            seed,
+            ..Default::default()
+        };
+        write_random_games(dir.path(), &options).unwrap();
+        dir
+    }
+
+    fn ready(draw: Draw) -> SampledBatch {
+        match draw {
+            Draw::Ready(batch) => *batch,
+            Draw::Starved(starved) => panic!("starved: {starved}"),
+        }
+    }
+
+    #[test]
+    fn the_reuse_cap_limits_samples_per_row_until_new_data_arrives() {
+        let dir = shards(3, 1);
+        let cfg = SamplerConfig {
+            samples_per_new_row: 2.0,
+            ..config(8)
+        };
+        let mut sampler = Sampler::new(dir.path(), cfg, SamplerCursor::fresh(5));
+        sampler.refresh().unwrap();
+        let rows = sampler.window().total_rows();
+        let expected = (2 * rows) / 8;
+        let mut drawn = 0;
+        while let Draw::Ready(_) = sampler.next_batch().unwrap() {
+            drawn += 1;
+            assert!(drawn <= expected, "drew past the cap");
+        }
+        assert_eq!(drawn, expected);
+        assert!(matches!(
+            sampler.next_batch().unwrap(),
+            Draw::Starved(Starved::ReuseCap { .. })
+        ));
+        // More self-play lifts the cap by 2 samples per new row.
+        let more = SyntheticOptions {
+            games: 2,
+            max_plies: 16,
+            positions_per_shard: 16,
+            seed: 9,
+            writer_id: "later".into(),
+            ..Default::default()
+        };
+        write_random_games(dir.path(), &more).unwrap();
+        sampler.refresh().unwrap();
+        let rows_now = sampler.window().total_rows();
+        assert!(rows_now > rows);
+        while let Draw::Ready(_) = sampler.next_batch().unwrap() {}
+        assert_eq!(sampler.batches(), (2 * rows_now) / 8);
+    }
+
+    #[test]
+    fn training_waits_for_the_start_threshold() {
+        let dir = shards(1, 2);
+        let cfg = SamplerConfig {
+            start_rows: 1_000,
+            ..config(4)
+        };
+        let mut sampler = Sampler::new(dir.path(), cfg, SamplerCursor::fresh(1));
+        sampler.refresh().unwrap();
+        assert!(matches!(
+            sampler.next_batch().unwrap(),
+            Draw::Starved(Starved::TooFewRows { needed: 1000, .. })
+        ));
+    }
+
+    #[test]
+    fn a_cursor_reproduces_the_next_batch() {
+        let dir = shards(2, 3);
+        let mut a = Sampler::new(dir.path(), config(6), SamplerCursor::fresh(11));
+        a.refresh().unwrap();
+        ready(a.next_batch().unwrap());
+        let cursor = a.cursor();
+        let from_a = ready(a.next_batch().unwrap()).builder.build(Device::Cpu);
+        let mut b = Sampler::new(dir.path(), config(6), cursor);
+        b.refresh().unwrap();
+        let from_b = ready(b.next_batch().unwrap()).builder.build(Device::Cpu);
+        assert!(from_a.features.equal(&from_b.features));
+    }
+
+    #[test]
+    fn mirrored_batches_are_the_mirror_images_of_unmirrored_ones() {
+        let dir = shards(2, 4);
+        let draw = |p: f64| {
+            let cfg = SamplerConfig {
+                mirror_probability: p,
+                ..config(12)
+            };
+            let mut sampler = Sampler::new(dir.path(), cfg, SamplerCursor::fresh(21));
+            sampler.refresh().unwrap();
+            let batch = ready(sampler.next_batch().unwrap());
+            (batch.mirrored, batch.builder.build(Device::Cpu))
+        };
+        let (none, plain) = draw(0.0);
+        let (all, mirrored) = draw(1.0);
+        assert_eq!((none, all), (0, 12));
+        // Same rows (the flip draw is consumed either way), every plane flipped along files.
+        assert!(mirrored.features.equal(&plain.features.flip([3])));
+        assert!(!mirrored.features.equal(&plain.features));
+    }
+
+    /// The claim behind mirror augmentation: the mirror image of a position has exactly the
+    /// mirrored legal moves, and encoding commutes with mirroring.
+    #[test]
+    fn mirror_images_have_mirrored_moves_and_features() {
+        use rand::Rng;
+        let options = RulesOptions::default();
+        let mut rng = ChaCha8Rng::seed_from_u64(99);
+        let mut game = Game::new(options);
+        let mut moves = Vec::new();
+        let mut checked = 0;
+        for _ in 0..40 {
+            let position = game.position().clone();
+            let mut mirror = Position::empty(position.side_to_move());
+            for (square, piece) in position.pieces() {
+                mirror.set_piece(square.mirror(), Some(piece));
+            }
+            mirror.set_ply(position.ply());
+            let (mut original_legs, mut mirror_legs) = (Vec::new(), Vec::new());
+            game.generate_legal_moves(&mut moves);
+            encode_moves(&position, &moves, &mut original_legs).unwrap();
+            let mut mirror_moves = Vec::new();
+            mirror.generate_moves(&options, &mut mirror_moves);
+            encode_moves(&mirror, &mirror_moves, &mut mirror_legs).unwrap();
+            let expected: BTreeSet<Vec<u32>> = original_legs
+                .iter()
+                .map(|l| l.mirrored().as_slice().to_vec())
+                .collect();
+            let found: BTreeSet<Vec<u32>> =
+                mirror_legs.iter().map(|l| l.as_slice().to_vec()).collect();
+            assert_eq!(found.len(), mirror_moves.len());
+            assert_eq!(expected, found, "ply {}", position.ply());
+
+            let mut features = vec![0f32; FEATURE_LEN];
+            let mut mirror_features_direct = vec![0f32; FEATURE_LEN];
+            encode_position(
+                &FeatureInput::from_position(&position, &options),
+                &mut features,
+            )
+            .unwrap();
+            encode_position(
+                &FeatureInput::from_position(&mirror, &options),
+                &mut mirror_features_direct,
+            )
+            .unwrap();
+            mirror_features(&mut features);
+            assert_eq!(features, mirror_features_direct);
+            checked += 1;
+            if moves.is_empty() || game.outcome().is_some() {
+                break;
+            }
+            game.play(moves[rng.random_range(0..moves.len())]);
+        }
+        assert!(checked > 10);
+    }
+
+    #[test]
+    fn value_targets_follow_the_result_and_mix_in_the_search_value() {
+        assert_eq!(value_target(1, -1.0, 0.0), [1.0, 0.0, 0.0]);
+        assert_eq!(value_target(0, 0.5, 0.0), [0.0, 1.0, 0.0]);
+        assert_eq!(value_target(-1, 0.5, 0.0), [0.0, 0.0, 1.0]);
+        // Half result (loss), half search value 0.5 → (0.75, 0, 0.25).
+        assert_eq!(value_target(-1, 0.5, 0.5), [0.375, 0.0, 0.625]);
+    }
+}

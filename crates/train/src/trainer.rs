@@ -1,0 +1,595 @@
+//! The training loop.
+//!
+//! Batches come from the [`Prefetcher`] (drawn and encoded on another thread), losses from
+//! koshogi-nn's `compute_losses`, the update from our own [`Optimizer`] (whose state is saved,
+//! see [`crate::optimizer`]), the learning rate from the [`LrSchedule`]. Scalars go to
+//! TensorBoard under `<run>/tb`, checkpoints to `<run>/checkpoints` every
+//! `train.checkpoint.every_steps` steps and when training ends. A shared stop flag (set by the
+//! binary on Ctrl-C) is checked between steps, so a step in progress and a checkpoint being
+//! written always finish.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::RecvTimeoutError;
+use indicatif::ProgressBar;
+use koshogi_metrics::EventWriter;
+use koshogi_nn::training_step::compute_losses;
+use koshogi_nn::{Model, ModelConfig, TrainingBatch};
+use tch::Device;
+
+use crate::checkpoint_manager::{CheckpointEntry, CheckpointError, CheckpointManager};
+use crate::config::{TrainConfig, TrainConfigError};
+use crate::lr_schedule::LrSchedule;
+use crate::optimizer::{Optimizer, OptimizerError};
+use crate::prefetch::{PrefetchOptions, Prefetched, Prefetcher};
+use crate::replay_window::KnownShard;
+use crate::sampler::{Sampler, SamplerConfig, SamplerCursor, SamplerError, Starved};
+use crate::trainer_state::{
+    unix_seconds, TrainerState, TrainerStateError, MODEL_CARD_FILE, OPTIMIZER_FILE,
+    TRAINER_STATE_FILE, TRAINER_STATE_VERSION,
+};
+
+/// Everything the trainer is told by its caller (`koshogi train`, `koshogi run`, tests).
+#[derive(Debug, Clone)]
+pub struct TrainerSetup {
+    /// The run directory: shards in `shards/`, checkpoints in `checkpoints/`, events in `tb/`.
+    pub run_dir: PathBuf,
+    pub model: ModelConfig,
+    pub train: TrainConfig,
+    /// The serialised `RulesOptions` of the run (recorded in every model card).
+    pub rules: serde_json::Value,
+    /// The self-play ply limit (an input feature depends on it).
+    pub max_plies: Option<u32>,
+    /// Hash of the whole run configuration, stored in checkpoints; a resume under a different
+    /// configuration is reported.
+    pub config_hash: String,
+    /// Continue from the newest checkpoint if there is one. Without it, a run directory that
+    /// already has checkpoints is refused rather than overwritten.
+    pub resume: bool,
+    /// Wait for self-play to produce more data when starved (instead of stopping).
+    pub follow: bool,
+    /// Write TensorBoard events.
+    pub tensorboard: bool,
+}
+
+impl TrainerSetup {
+    pub fn shards_dir(&self) -> PathBuf {
+        koshogi_replay::shards_dir(&self.run_dir)
+    }
+
+    pub fn checkpoints_dir(&self) -> PathBuf {
+        self.run_dir.join("checkpoints")
+    }
+
+    pub fn tensorboard_dir(&self) -> PathBuf {
+        self.run_dir.join("tb")
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum TrainError {
+    #[error(transparent)]
+    Config(#[from] TrainConfigError),
+    #[error("network: {0}")]
+    Nn(#[from] koshogi_nn::NnError),
+    #[error("optimiser: {0}")]
+    Optimizer(#[from] OptimizerError),
+    #[error("checkpoint: {0}")]
+    Checkpoint(#[from] CheckpointError),
+    #[error("trainer state: {0}")]
+    State(#[from] TrainerStateError),
+    #[error("sampler: {0}")]
+    Sampler(#[from] SamplerError),
+    #[error("tensorboard: {0}")]
+    Metrics(#[from] koshogi_metrics::MetricsError),
+    #[error("libtorch: {0}")]
+    Torch(#[from] tch::TchError),
+    #[error("{0} already holds checkpoints: pass --resume to continue that run, or use a new run directory")]
+    ExistingRun(PathBuf),
+    #[error("starting the prefetch thread: {0}")]
+    Thread(std::io::Error),
+    #[error("the prefetch thread ended unexpectedly")]
+    PrefetchEnded,
+    #[error("received batch {got} while expecting batch {expected}")]
+    BatchOutOfOrder { got: u64, expected: u64 },
+}
+
+/// Why [`Trainer::run`] returned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StopReason {
+    /// The configured number of steps was reached.
+    ReachedSteps,
+    /// The stop flag was set.
+    Requested,
+    /// Not following the shard directory, and no further batch could be drawn.
+    OutOfData(Starved),
+}
+
+/// The outcome of one optimiser step.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct StepStats {
+    /// (total, policy, value, moves left, material), as koshogi-nn's `Losses::values`.
+    pub losses: [f64; 5],
+    /// Mean entropy of the predicted policy over legal moves (nats).
+    pub policy_entropy: f64,
+    /// Fraction of samples whose predicted most likely outcome matches the target's.
+    pub value_accuracy: f64,
+    pub grad_norm: f64,
+    pub lr: f64,
+    pub clipped: bool,
+    /// The gradient was not finite and the update was skipped.
+    pub skipped: bool,
+}
+
+/// What a call to [`Trainer::run`] did.
+#[derive(Debug, Clone)]
+pub struct TrainSummary {
+    pub start_step: u64,
+    pub end_step: u64,
+    pub samples: u64,
+    pub elapsed: Duration,
+    pub reason: StopReason,
+    pub last_checkpoint: Option<CheckpointEntry>,
+    pub last_step: Option<StepStats>,
+}
+
+impl TrainSummary {
+    pub fn samples_per_second(&self) -> f64 {
+        self.samples as f64 / self.elapsed.as_secs_f64().max(1e-9)
+    }
+}
+
+/// A network being trained, with its optimiser and checkpoint directory.
+pub struct Trainer {
+    setup: TrainerSetup,
+    device: Device,
+    model: Model,
+    optimizer: Optimizer,
+    schedule: LrSchedule,
+    checkpoints: CheckpointManager,
+    step: u64,
+    samples: u64,
+    /// Batches trained on, and the shard numbering of the last one: the resume cursor.
+    batches: u64,
+    known_shards: Arc<Vec<KnownShard>>,
+    last_lr: f64,
+    last_checkpoint: Option<CheckpointEntry>,
+}
+
+impl Trainer {
+    /// Builds a fresh network (and writes its step-0 checkpoint, so self-play and the arena
+    /// have the same initial network) or resumes from the newest checkpoint.
+    pub fn open(setup: TrainerSetup) -> Result<Self, TrainError> {
+        setup.train.validate()?;
+        setup.model.validate()?;
+        if setup.train.threads > 0 {
+            tch::set_num_threads(setup.train.threads as i32);
+        }
+        let device = setup.train.device.resolve()?;
+        let schedule = setup.train.lr_schedule().map_err(TrainConfigError::from)?;
+        let checkpoints =
+            CheckpointManager::open(setup.checkpoints_dir(), &setup.train.checkpoint)?;
+        let latest = checkpoints.latest()?;
+        if latest.is_some() && !setup.resume {
+            return Err(TrainError::ExistingRun(setup.run_dir.clone()));
+        }
+        let mut trainer = match latest {
+            Some(entry) => Self::resume_from(setup, device, schedule, checkpoints, entry)?,
+            None => {
+                tch::manual_seed(setup.train.seed as i64);
+                let model = Model::new(&setup.model, device)?;
+                let optimizer = Optimizer::new(&model.vs, &setup.train.optimizer)?;
+                let mut trainer = Self {
+                    setup,
+                    device,
+                    model,
+                    optimizer,
+                    schedule,
+                    checkpoints,
+                    step: 0,
+                    samples: 0,
+                    batches: 0,
+                    known_shards: Arc::new(Vec::new()),
+                    last_lr: 0.0,
+                    last_checkpoint: None,
+                };
+                trainer.save_checkpoint()?;
+                tracing::info!(
+                    parameters = trainer.model.parameter_count(),
+                    device = ?device,
+                    "started a new run in {}",
+                    trainer.setup.run_dir.display()
+                );
+                trainer
+            }
+        };
+        trainer.last_lr = trainer.schedule.lr_at(trainer.step);
+        Ok(trainer)
+    }
+
+    fn resume_from(
+        mut setup: TrainerSetup,
+        device: Device,
+        schedule: LrSchedule,
+        checkpoints: CheckpointManager,
+        entry: CheckpointEntry,
+    ) -> Result<Self, TrainError> {
+        let state = TrainerState::read(&entry.path.join(TRAINER_STATE_FILE))?;
+        let (model, _card) = koshogi_nn::checkpoint::load_expecting(
+            &entry.path.join(MODEL_CARD_FILE),
+            device,
+            &setup.model,
+        )?;
+        let mut optimizer = Optimizer::new(&model.vs, &setup.train.optimizer)?;
+        optimizer.load(&entry.path.join(OPTIMIZER_FILE))?;
+        if state.config_hash != setup.config_hash {
+            tracing::warn!(
+                "resuming {} under a different run configuration than it was trained with",
+                entry.path.display()
+            );
+        }
+        if state.sampler.seed != setup.train.seed {
+            tracing::warn!(
+                "train.seed changed from {} to {}: the resumed run keeps the original seed",
+                state.sampler.seed,
+                setup.train.seed
+            );
+            setup.train.seed = state.sampler.seed;
+        }
+        tracing::info!(step = state.step, "resuming from {}", entry.path.display());
+        Ok(Self {
+            setup,
+            device,
+            model,
+            optimizer,
+            schedule,
+            checkpoints,
+            step: state.step,
+            samples: state.samples,
+            batches: state.sampler.batches,
+            known_shards: Arc::new(state.sampler.shards),
+            last_lr: state.last_lr,
+            last_checkpoint: Some(entry),
+        })
+    }
+
+    pub fn step(&self) -> u64 {
+        self.step
+    }
+
+    pub fn model(&self) -> &Model {
+        &self.model
+    }
+
+    pub fn device(&self) -> Device {
+        self.device
+    }
+
+    pub fn setup(&self) -> &TrainerSetup {
+        &self.setup
+    }
+
+    /// The step at which [`Trainer::run`] stops by itself (`None` = only on request).
+    pub fn target_steps(&self) -> Option<u64> {
+        (self.setup.train.steps > 0).then_some(self.setup.train.steps)
+    }
+
+    /// The sampler state matching the batches trained so far.
+    pub fn cursor(&self) -> SamplerCursor {
+        SamplerCursor {
+            seed: self.setup.train.seed,
+            batches: self.batches,
+            shards: self.known_shards.as_ref().clone(),
+        }
+    }
+
+    /// A sampler over the run's shards that continues where training stands.
+    pub fn sampler(&self) -> Sampler {
+        let config = SamplerConfig::from_train(&self.setup.train, self.setup.max_plies);
+        Sampler::new(self.setup.shards_dir(), config, self.cursor())
+    }
+
+    /// One optimiser step on `batch`.
+    pub fn train_step(&mut self, batch: &TrainingBatch) -> Result<StepStats, TrainError> {
+        let losses = compute_losses(&self.model.network, batch, &self.setup.train.loss)?;
+        self.optimizer.zero_grad();
+        losses.total.f_backward()?;
+        let lr = self.schedule.lr_at(self.step);
+        let report = self.optimizer.step(lr, self.setup.train.max_grad_norm)?;
+        self.step += 1;
+        self.samples += batch.len() as u64;
+        self.last_lr = lr;
+        let (values, policy_entropy, value_accuracy) = tch::no_grad(|| {
+            (
+                losses.values(),
+                losses.policy_entropy.double_value(&[]),
+                losses.value_accuracy.double_value(&[]),
+            )
+        });
+        Ok(StepStats {
+            losses: values,
+            policy_entropy,
+            value_accuracy,
+            grad_norm: report.grad_norm,
+            lr,
+            clipped: report.clipped,
+            skipped: report.skipped,
+        })
+    }
+
+    /// Writes a checkpoint of the current state (atomically) and prunes old ones.
+    pub fn save_checkpoint(&mut self) -> Result<CheckpointEntry, TrainError> {
+        let state = TrainerState {
+            format_version: TRAINER_STATE_VERSION,
+            step: self.step,
+            samples: self.samples,
+            sampler: self.cursor(),
+            last_lr: self.last_lr,
+            config_hash: self.setup.config_hash.clone(),
+            created_unix_seconds: unix_seconds(),
+        };
+        let model = &self.model;
+        let optimizer = &self.optimizer;
+        let rules = self.setup.rules.clone();
+        let step = self.step;
+        let entry = self
+            .checkpoints
+            .write(step, |dir: &Path| -> Result<(), String> {
+                koshogi_nn::checkpoint::save(model, &dir.join(MODEL_CARD_FILE), step, rules)
+                    .map_err(|e| e.to_string())?;
+                optimizer
+                    .save(&dir.join(OPTIMIZER_FILE))
+                    .map_err(|e| e.to_string())?;
+                std::fs::write(dir.join(TRAINER_STATE_FILE), state.to_json())
+                    .map_err(|e| e.to_string())
+            })?;
+        tracing::info!(step, "checkpoint {}", entry.path.display());
+        self.last_checkpoint = Some(entry.clone());
+        Ok(entry)
+    }
+
+    /// Trains until the target step, the stop flag, or (when not following) the end of the
+    /// usable data; writes a final checkpoint if anything was trained since the last one.
+    pub fn run(
+        &mut self,
+        stop: &AtomicBool,
+        progress: Option<&ProgressBar>,
+    ) -> Result<TrainSummary, TrainError> {
+        let started = Instant::now();
+        let start_step = self.step;
+        let start_samples = self.samples;
+        let mut last_step = None;
+        let mut sampler = self.sampler();
+        let refresh = sampler.refresh()?;
+        tracing::info!(
+            shards = sampler.window().known().len(),
+            new_shards = refresh.new_shards,
+            rows = sampler.window().total_rows(),
+            "replay data in {}",
+            self.setup.shards_dir().display()
+        );
+        let prefetcher = Prefetcher::spawn(
+            sampler,
+            PrefetchOptions {
+                capacity: self.setup.train.prefetch_batches,
+                device: self.device,
+                follow: self.setup.follow,
+                poll: Duration::from_secs_f64(self.setup.train.poll_seconds),
+            },
+        )
+        .map_err(TrainError::Thread)?;
+        let mut events = if self.setup.tensorboard {
+            Some(EventWriter::create(&self.setup.tensorboard_dir())?)
+        } else {
+            None
+        };
+        let mut interval = Interval::new();
+        let mut waiting: Option<Starved> = None;
+        let reason = loop {
+            if stop.load(Ordering::SeqCst) {
+                break StopReason::Requested;
+            }
+            if self.target_steps().is_some_and(|t| self.step >= t) {
+                break StopReason::ReachedSteps;
+            }
+            let wait_started = Instant::now();
+            let item = match prefetcher.recv_timeout(Duration::from_millis(200)) {
+                Ok(item) => item,
+                Err(RecvTimeoutError::Timeout) => {
+                    interval.input_wait += wait_started.elapsed();
+                    continue;
+                }
+                Err(RecvTimeoutError::Disconnected) => return Err(TrainError::PrefetchEnded),
+            };
+            interval.input_wait += wait_started.elapsed();
+            match item {
+                Prefetched::Batch(prepared) => {
+                    if prepared.index != self.batches {
+                        return Err(TrainError::BatchOutOfOrder {
+                            got: prepared.index,
+                            expected: self.batches,
+                        });
+                    }
+                    if waiting.take().is_some() {
+                        tracing::info!("new replay data: training resumes");
+                    }
+                    let step_started = Instant::now();
+                    let stats = self.train_step(&prepared.batch)?;
+                    interval.compute += step_started.elapsed();
+                    self.batches = prepared.index + 1;
+                    self.known_shards = Arc::clone(&prepared.known_shards);
+                    interval.record(&stats, &prepared);
+                    last_step = Some(stats);
+                    if let Some(bar) = progress {
+                        bar.set_position(self.step);
+                        bar.set_message(format!(
+                            "loss {:.3} (policy {:.3}, value {:.3}) | lr {:.2e} | {} positions",
+                            stats.losses[0],
+                            stats.losses[1],
+                            stats.losses[2],
+                            stats.lr,
+                            prepared.total_rows
+                        ));
+                    }
+                    if self.step.checked_rem(self.setup.train.log_every_steps) == Some(0) {
+                        let rate = interval.write(self.step, &self.optimizer, events.as_mut())?;
+                        if progress.is_none() {
+                            tracing::info!(
+                                step = self.step,
+                                loss = stats.losses[0],
+                                samples_per_second = rate,
+                                "training"
+                            );
+                        }
+                    }
+                    if self.checkpoints.is_due(self.step) {
+                        self.save_checkpoint()?;
+                    }
+                }
+                Prefetched::Waiting(starved) => {
+                    if waiting != Some(starved) {
+                        if waiting.is_none() {
+                            tracing::info!("waiting for self-play data: {starved}");
+                        }
+                        if let Some(bar) = progress {
+                            bar.set_message(format!("waiting for self-play data: {starved}"));
+                        }
+                        waiting = Some(starved);
+                    }
+                }
+                Prefetched::Exhausted(starved) => break StopReason::OutOfData(starved),
+                Prefetched::Failed(error) => return Err(error.into()),
+            }
+        };
+        drop(prefetcher);
+        if self.last_checkpoint.as_ref().map(|c| c.step) != Some(self.step) {
+            self.save_checkpoint()?;
+        }
+        if let Some(events) = events.as_mut() {
+            events.sync()?;
+        }
+        Ok(TrainSummary {
+            start_step,
+            end_step: self.step,
+            samples: self.samples - start_samples,
+            elapsed: started.elapsed(),
+            reason,
+            last_checkpoint: self.last_checkpoint.clone(),
+            last_step,
+        })
+    }
+}
+
+/// Sums over the steps since the last TensorBoard write.
+struct Interval {
+    started: Instant,
+    steps: u64,
+    samples: u64,
+    losses: [f64; 5],
+    policy_entropy: f64,
+    value_accuracy: f64,
+    grad_norm: f64,
+    clipped: u64,
+    skipped: u64,
+    mirrored: u64,
+    rejected: u64,
+    prepare: Duration,
+    compute: Duration,
+    input_wait: Duration,
+    total_rows: u64,
+    window_rows: u64,
+    lr: f64,
+}
+
+impl Interval {
+    fn new() -> Self {
+        Self {
+            started: Instant::now(),
+            steps: 0,
+            samples: 0,
+            losses: [0.0; 5],
+            policy_entropy: 0.0,
+            value_accuracy: 0.0,
+            grad_norm: 0.0,
+            clipped: 0,
+            skipped: 0,
+            mirrored: 0,
+            rejected: 0,
+            prepare: Duration::ZERO,
+            compute: Duration::ZERO,
+            input_wait: Duration::ZERO,
+            total_rows: 0,
+            window_rows: 0,
+            lr: 0.0,
+        }
+    }
+
+    fn record(&mut self, stats: &StepStats, prepared: &crate::prefetch::PreparedBatch) {
+        self.steps += 1;
+        self.samples += prepared.batch.len() as u64;
+        for (sum, value) in self.losses.iter_mut().zip(stats.losses) {
+            *sum += value;
+        }
+        self.policy_entropy += stats.policy_entropy;
+        self.value_accuracy += stats.value_accuracy;
+        self.grad_norm += stats.grad_norm;
+        self.clipped += u64::from(stats.clipped);
+        self.skipped += u64::from(stats.skipped);
+        self.mirrored += prepared.mirrored as u64;
+        self.rejected += prepared.rejected as u64;
+        self.prepare += prepared.prepare_time;
+        self.total_rows = prepared.total_rows;
+        self.window_rows = prepared.window_rows;
+        self.lr = stats.lr;
+    }
+
+    /// Writes the averages at `step`, resets, and returns the samples/s of the interval.
+    fn write(
+        &mut self,
+        step: u64,
+        optimizer: &Optimizer,
+        events: Option<&mut EventWriter>,
+    ) -> Result<f64, TrainError> {
+        let seconds = self.started.elapsed().as_secs_f64().max(1e-9);
+        let rate = self.samples as f64 / seconds;
+        if let Some(events) = events {
+            let n = self.steps.max(1) as f64;
+            let samples = self.samples.max(1) as f64;
+            let weight_norm = optimizer.decayed_weight_sq_sum()?.sqrt();
+            let scalars = [
+                ("loss/total", self.losses[0] / n),
+                ("loss/policy", self.losses[1] / n),
+                ("loss/value", self.losses[2] / n),
+                ("loss/moves_left", self.losses[3] / n),
+                ("loss/material", self.losses[4] / n),
+                ("policy/entropy", self.policy_entropy / n),
+                ("value/accuracy", self.value_accuracy / n),
+                ("train/learning_rate", self.lr),
+                ("train/grad_norm", self.grad_norm / n),
+                ("train/clipped_fraction", self.clipped as f64 / n),
+                ("train/skipped_steps", self.skipped as f64),
+                ("train/samples_per_second", rate),
+                (
+                    "train/input_wait_fraction",
+                    self.input_wait.as_secs_f64() / seconds,
+                ),
+                (
+                    "train/prepare_seconds_per_batch",
+                    self.prepare.as_secs_f64() / n,
+                ),
+                ("train/step_seconds", self.compute.as_secs_f64() / n),
+                ("train/weight_norm", weight_norm),
+                ("replay/total_positions", self.total_rows as f64),
+                ("replay/window_positions", self.window_rows as f64),
+                ("replay/mirrored_fraction", self.mirrored as f64 / samples),
+                ("replay/rejected_per_batch", self.rejected as f64 / n),
+            ];
+            events.add_scalars(step as i64, &scalars)?;
+        }
+        *self = Self::new();
+        Ok(rate)
+    }
+}

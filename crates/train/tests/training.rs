@@ -1,0 +1,225 @@
+//! End-to-end training on tiny synthetic shards with a tiny network: exact resume, the
+//! checkpoint layout, and stopping on request.
+
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+
+use koshogi_nn::{DeviceSpec, ModelConfig};
+use koshogi_train::checkpoint_manager::list_checkpoints;
+use koshogi_train::synthetic::{write_random_games, SyntheticOptions};
+use koshogi_train::trainer_state::{MODEL_CARD_FILE, OPTIMIZER_FILE, TRAINER_STATE_FILE};
+use koshogi_train::{OptimizerKind, StopReason, TrainConfig, Trainer, TrainerSetup};
+use tch::Tensor;
+
+fn write_shards(run_dir: &Path) {
+    let options = SyntheticOptions {
+        games: 3,
+        max_plies: 20,
+        positions_per_shard: 16,
+        seed: 3,
+        ..Default::default()
+    };
+    write_random_games(&run_dir.join("shards"), &options).unwrap();
+}
+
+fn setup(run_dir: &Path, steps: u64, kind: OptimizerKind) -> TrainerSetup {
+    let mut train = TrainConfig {
+        batch_size: 6,
+        steps,
+        seed: 17,
+        device: DeviceSpec::Cpu,
+        threads: 1,
+        samples_per_new_row: 0.0,
+        start_rows: 1,
+        max_grad_norm: 1.0,
+        log_every_steps: 2,
+        ..TrainConfig::default()
+    };
+    train.optimizer.kind = kind;
+    train.optimizer.lr = if kind == OptimizerKind::Sgd {
+        0.05
+    } else {
+        1e-3
+    };
+    train.schedule.warmup_steps = 2;
+    train.checkpoint.every_steps = 3;
+    train.checkpoint.keep_last = 10;
+    TrainerSetup {
+        run_dir: run_dir.to_path_buf(),
+        model: ModelConfig::tiny(),
+        train,
+        rules: serde_json::json!({}),
+        max_plies: Some(20),
+        config_hash: "test".into(),
+        resume: true,
+        follow: false,
+        tensorboard: true,
+    }
+}
+
+fn weights(trainer: &Trainer) -> Vec<(String, Tensor)> {
+    let mut all: Vec<(String, Tensor)> = trainer.model().vs.variables().into_iter().collect();
+    all.sort_by(|a, b| a.0.cmp(&b.0));
+    all
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &to.join(entry.file_name()));
+        } else {
+            std::fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
+        }
+    }
+}
+
+/// Train 3 steps, checkpoint, train 2 more; separately resume from the step-3 checkpoint and
+/// train the same 2 steps: the weights must be bit-identical (CPU, one thread).
+#[test]
+fn resume_continues_bit_identically() {
+    tch::set_num_threads(1);
+    for kind in [OptimizerKind::Sgd, OptimizerKind::Adamw] {
+        let root = tempfile::tempdir().unwrap();
+        let straight = root.path().join("straight");
+        write_shards(&straight);
+        let stop = AtomicBool::new(false);
+        let mut trainer = Trainer::open(setup(&straight, 5, kind)).unwrap();
+        let summary = trainer.run(&stop, None).unwrap();
+        assert_eq!(summary.reason, StopReason::ReachedSteps);
+        assert_eq!(trainer.step(), 5);
+        let uninterrupted = weights(&trainer);
+
+        // A second run directory holding the shards and only the step-3 checkpoint.
+        let resumed_dir = root.path().join("resumed");
+        copy_dir(&straight.join("shards"), &resumed_dir.join("shards"));
+        let step3 = list_checkpoints(&straight.join("checkpoints"))
+            .unwrap()
+            .into_iter()
+            .find(|c| c.step == 3)
+            .expect("a checkpoint at step 3");
+        copy_dir(
+            &step3.path,
+            &resumed_dir.join("checkpoints").join("step-000000003"),
+        );
+        let mut resumed = Trainer::open(setup(&resumed_dir, 5, kind)).unwrap();
+        assert_eq!(resumed.step(), 3);
+        resumed.run(&stop, None).unwrap();
+        assert_eq!(resumed.step(), 5);
+        for ((name, a), (name_b, b)) in uninterrupted.iter().zip(weights(&resumed)) {
+            assert_eq!(name, &name_b);
+            assert!(a.equal(&b), "{kind:?}: {name} differs after resume");
+        }
+        // Training did move the weights away from the initial checkpoint.
+        let step0 = list_checkpoints(&straight.join("checkpoints")).unwrap()[0].clone();
+        assert_eq!(step0.step, 0);
+        let (initial, _) =
+            koshogi_nn::checkpoint::load(&step0.path.join(MODEL_CARD_FILE), tch::Device::Cpu)
+                .unwrap();
+        let moved = initial
+            .vs
+            .variables()
+            .iter()
+            .any(|(name, t)| !t.equal(&trainer.model().vs.variables()[name]));
+        assert!(moved);
+    }
+}
+
+#[test]
+fn checkpoints_hold_every_file_and_a_fresh_run_refuses_an_existing_directory() {
+    let root = tempfile::tempdir().unwrap();
+    let run = root.path().join("run");
+    write_shards(&run);
+    let stop = AtomicBool::new(false);
+    let mut trainer = Trainer::open(setup(&run, 4, OptimizerKind::Sgd)).unwrap();
+    let summary = trainer.run(&stop, None).unwrap();
+    assert_eq!(summary.samples, 4 * 6);
+    let steps: Vec<u64> = list_checkpoints(&run.join("checkpoints"))
+        .unwrap()
+        .iter()
+        .map(|c| c.step)
+        .collect();
+    // Step 0 (the initial network), every 3 steps, and the final step.
+    assert_eq!(steps, vec![0, 3, 4]);
+    let last = summary.last_checkpoint.unwrap();
+    for file in [
+        MODEL_CARD_FILE,
+        "model.safetensors",
+        OPTIMIZER_FILE,
+        TRAINER_STATE_FILE,
+    ] {
+        assert!(last.path.join(file).is_file(), "{file} missing");
+    }
+    let card = koshogi_nn::checkpoint::read_card(&last.path.join(MODEL_CARD_FILE)).unwrap();
+    assert_eq!(card.training_step, 4);
+    let stats = summary.last_step.unwrap();
+    assert!(stats.losses.iter().all(|l| l.is_finite()));
+    // The policy is a distribution over a few hundred legal moves: 0 < entropy < ln(1000).
+    assert!(stats.policy_entropy > 0.0 && stats.policy_entropy < 1000f64.ln());
+    assert!((0.0..=1.0).contains(&stats.value_accuracy));
+    assert!(std::fs::read_dir(run.join("tb")).unwrap().count() >= 1);
+
+    let fresh = TrainerSetup {
+        resume: false,
+        ..setup(&run, 4, OptimizerKind::Sgd)
+    };
+    let refused = Trainer::open(fresh).err().expect("refused").to_string();
+    assert!(refused.contains("--resume"), "{refused}");
+}
+
+#[test]
+fn a_stop_request_ends_training_with_a_checkpoint() {
+    let root = tempfile::tempdir().unwrap();
+    let run = root.path().join("run");
+    write_shards(&run);
+    let stop = AtomicBool::new(true);
+    let mut trainer = Trainer::open(setup(&run, 100, OptimizerKind::Sgd)).unwrap();
+    let summary = trainer.run(&stop, None).unwrap();
+    assert_eq!(summary.reason, StopReason::Requested);
+    assert_eq!(summary.end_step, 0);
+    assert_eq!(
+        list_checkpoints(&run.join("checkpoints")).unwrap().len(),
+        1,
+        "only the initial checkpoint"
+    );
+}
+
+#[test]
+fn without_follow_training_stops_at_the_reuse_cap() {
+    let root = tempfile::tempdir().unwrap();
+    let run = root.path().join("run");
+    write_shards(&run);
+    let mut config = setup(&run, 1000, OptimizerKind::Sgd);
+    config.train.samples_per_new_row = 0.5;
+    let rows: u64 = koshogi_replay::read_all_shards(&run.join("shards"))
+        .unwrap()
+        .iter()
+        .map(|s| s.len() as u64)
+        .sum();
+    let mut trainer = Trainer::open(config).unwrap();
+    let summary = trainer.run(&AtomicBool::new(false), None).unwrap();
+    assert!(matches!(summary.reason, StopReason::OutOfData(_)));
+    assert_eq!(summary.end_step, rows / 2 / 6);
+}
+
+#[test]
+fn with_follow_training_waits_for_self_play_data() {
+    let root = tempfile::tempdir().unwrap();
+    let run = root.path().join("run");
+    let mut config = setup(&run, 2, OptimizerKind::Sgd);
+    config.follow = true;
+    config.train.poll_seconds = 0.05;
+    let mut trainer = Trainer::open(config).unwrap();
+    // Self-play delivers its first shards only after the trainer has started waiting.
+    let producer_run = run.clone();
+    let producer = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        write_shards(&producer_run);
+    });
+    let summary = trainer.run(&AtomicBool::new(false), None).unwrap();
+    producer.join().unwrap();
+    assert_eq!(summary.reason, StopReason::ReachedSteps);
+    assert_eq!(summary.end_step, 2);
+    assert!(summary.elapsed >= std::time::Duration::from_millis(300));
+}
