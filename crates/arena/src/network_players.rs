@@ -10,12 +10,11 @@
 //! arena's random openings. Each move starts a fresh tree (no reuse across moves), so a move
 //! depends only on the position and the request's seed.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use koshogi_mcts::{
     DriverConfig, EvalError, EvalThread, NetworkEvaluator, Search, SearchConfig, SearchDriver,
 };
-use koshogi_nn::checkpoint::read_card;
 use koshogi_nn::{
     EvalPosition, Evaluation as NetEvaluation, FeatureInput, InferenceModel, ModelCard, NnError,
     RuntimeConfig,
@@ -24,46 +23,7 @@ use koshogi_rules::{Game, Move, RulesOptions};
 use rand::Rng;
 
 use crate::player::{MoveRequest, Player, PlayerError};
-
-#[derive(Debug, thiserror::Error)]
-pub enum CheckpointPathError {
-    #[error("{0}: no such checkpoint file or directory")]
-    Missing(PathBuf),
-    #[error("{0}: no model card (*.json) in this checkpoint directory")]
-    NoCard(PathBuf),
-    #[error("{dir}: several model cards, name one: {cards:?}")]
-    Ambiguous { dir: PathBuf, cards: Vec<PathBuf> },
-}
-
-/// The model card of a checkpoint given as a card file or as the directory holding it.
-/// In a directory, a card named `model.json` wins; otherwise there must be exactly one `*.json`
-/// that reads as a model card.
-pub fn resolve_card(path: &Path) -> Result<PathBuf, CheckpointPathError> {
-    if path.is_file() {
-        return Ok(path.to_path_buf());
-    }
-    if !path.is_dir() {
-        return Err(CheckpointPathError::Missing(path.to_path_buf()));
-    }
-    let preferred = path.join("model.json");
-    if preferred.is_file() && read_card(&preferred).is_ok() {
-        return Ok(preferred);
-    }
-    let mut cards: Vec<PathBuf> = std::fs::read_dir(path)
-        .map_err(|_| CheckpointPathError::Missing(path.to_path_buf()))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().and_then(|e| e.to_str()) == Some("json") && read_card(p).is_ok())
-        .collect();
-    cards.sort();
-    match cards.len() {
-        0 => Err(CheckpointPathError::NoCard(path.to_path_buf())),
-        1 => Ok(cards.remove(0)),
-        _ => Err(CheckpointPathError::Ambiguous {
-            dir: path.to_path_buf(),
-            cards,
-        }),
-    }
-}
+pub use koshogi_nn::checkpoint::{resolve_card, CheckpointPathError};
 
 /// The rule options a checkpoint was trained under (default options if the card's are unreadable).
 pub fn card_rules_options(card: &ModelCard) -> RulesOptions {

@@ -20,7 +20,7 @@ use koshogi_rules::notation::parse_move;
 use koshogi_rules::{Game, Position, RulesOptions};
 
 use crate::command::{parse_command, Command, GoLimits, PositionSpec};
-use crate::model_path::resolve_card;
+use koshogi_nn::checkpoint::resolve_card;
 use crate::output::Output;
 use crate::search_job::{self, SearchRequest};
 

@@ -10,15 +10,14 @@
 //! * [`engine`]: the state machine.
 //! * [`search_job`]: one `go` — a batched PUCT search with visit/time limits and `stop`.
 //! * [`output`]: the line sink shared by the engine and its search thread.
-//! * [`model_path`]: a checkpoint given as a model card or as the directory holding it.
+//! * [`resolve_card`] (from koshogi-nn): a checkpoint given as a model card or as its directory.
 
 pub mod command;
 pub mod engine;
-pub mod model_path;
 pub mod output;
 pub mod search_job;
 
 pub use command::{parse_command, Command, GoLimits, PositionSpec};
 pub use engine::{Engine, EngineSettings, Flow};
-pub use model_path::{resolve_card, ModelPathError};
+pub use koshogi_nn::checkpoint::{resolve_card, CheckpointPathError};
 pub use output::{CapturedLines, Output};

@@ -11,7 +11,11 @@ pub fn stop_flag_on_interrupt(what: &'static str) -> Arc<AtomicBool> {
     let installed = ctrlc::set_handler(move || {
         if flag.swap(true, Ordering::SeqCst) {
             eprintln!("interrupted twice: exiting now");
-            std::process::exit(130);
+            // `_exit`, not `exit`: running libtorch's exit handlers while worker threads still
+            // use it crashes; the user asked to leave at once, and finished files are all
+            // written atomically, so skipping the handlers loses only the work in flight.
+            // SAFETY: `_exit` takes no pointers and never returns.
+            unsafe { libc::_exit(130) }
         }
         eprintln!("stopping after {what} (Ctrl-C again to exit at once)");
     });

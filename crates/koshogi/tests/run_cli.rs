@@ -145,3 +145,65 @@ fn run_without_a_configuration_is_a_clear_error() {
     assert!(err.contains("--config"), "{err}");
     assert!(!err.contains("panicked"), "{err}");
 }
+
+#[test]
+fn ctrl_c_stops_the_run_cleanly_with_a_final_checkpoint() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = write_config(dir.path());
+    let run = dir.path().join("run");
+    let child = Command::new(env!("CARGO_BIN_EXE_koshogi"))
+        .args([
+            "run",
+            "--config",
+            &config,
+            "--run",
+            run.to_str().unwrap(),
+            "--steps",
+            "0",
+        ])
+        .env("RUST_LOG", "warn")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait until training is under way (the first checkpoint after the initial one).
+    let started = std::time::Instant::now();
+    while !checkpoint_steps_or_empty(&run).iter().any(|&s| s > 0) {
+        assert!(
+            started.elapsed().as_secs() < 120,
+            "no training progress within 2 minutes"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    // SAFETY: sending a signal to our own child process.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let out = child.wait_with_output().unwrap();
+    let stdout = ok(&out);
+    assert!(stdout.contains("stopped on request"), "{stdout}");
+    let end_step: u64 = stdout
+        .split("trained steps 0 -> ")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no summary line in {stdout}"));
+    assert!(
+        checkpoint_steps(&run).contains(&end_step),
+        "the stop writes a checkpoint at step {end_step}"
+    );
+    let shards = std::fs::read_dir(run.join("shards")).unwrap();
+    for entry in shards {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        assert!(
+            name.starts_with("shard-") && name.ends_with(".npz"),
+            "leftover file {name}"
+        );
+    }
+}
+
+fn checkpoint_steps_or_empty(run: &Path) -> Vec<u64> {
+    if run.join("checkpoints").is_dir() {
+        checkpoint_steps(run)
+    } else {
+        Vec::new()
+    }
+}

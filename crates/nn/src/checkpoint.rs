@@ -132,6 +132,48 @@ fn temp_sibling(target: &Path, suffix: &str) -> PathBuf {
     target.with_file_name(format!(".{name}.tmp-{}{suffix}", std::process::id()))
 }
 
+/// Why a checkpoint argument names no model card.
+#[derive(Debug, thiserror::Error)]
+pub enum CheckpointPathError {
+    #[error("{0}: no such checkpoint file or directory")]
+    Missing(PathBuf),
+    #[error("{0}: no model card (*.json) in this checkpoint directory")]
+    NoCard(PathBuf),
+    #[error("{dir}: several model cards, name one: {cards:?}")]
+    Ambiguous { dir: PathBuf, cards: Vec<PathBuf> },
+}
+
+/// The model card of a checkpoint given as a card file or as the directory holding it (what
+/// users type: `…/step-000001000/model.json` or `…/step-000001000`).
+/// In a directory, a card named `model.json` wins; otherwise there must be exactly one `*.json`
+/// that reads as a model card.
+pub fn resolve_card(path: &Path) -> Result<PathBuf, CheckpointPathError> {
+    if path.is_file() {
+        return Ok(path.to_path_buf());
+    }
+    if !path.is_dir() {
+        return Err(CheckpointPathError::Missing(path.to_path_buf()));
+    }
+    let preferred = path.join("model.json");
+    if preferred.is_file() && read_card(&preferred).is_ok() {
+        return Ok(preferred);
+    }
+    let mut cards: Vec<PathBuf> = std::fs::read_dir(path)
+        .map_err(|_| CheckpointPathError::Missing(path.to_path_buf()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().and_then(|e| e.to_str()) == Some("json") && read_card(p).is_ok())
+        .collect();
+    cards.sort();
+    match cards.len() {
+        0 => Err(CheckpointPathError::NoCard(path.to_path_buf())),
+        1 => Ok(cards.remove(0)),
+        _ => Err(CheckpointPathError::Ambiguous {
+            dir: path.to_path_buf(),
+            cards,
+        }),
+    }
+}
+
 /// The weights path that belongs to a card path (`x.json` → `x.safetensors`).
 pub fn weights_path_for(card_path: &Path) -> PathBuf {
     card_path.with_extension("safetensors")
