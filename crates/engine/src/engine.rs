@@ -14,13 +14,13 @@ use std::thread::JoinHandle;
 use std::time::Instant;
 
 use koshogi_mcts::{spawn_network_thread, EvalThread, MaterialEvaluator};
+use koshogi_nn::checkpoint::resolve_card;
 use koshogi_nn::{checkpoint, InferenceModel, RuntimeConfig};
 use koshogi_rules::game_record::termination_text;
 use koshogi_rules::notation::parse_move;
 use koshogi_rules::{Game, Position, RulesOptions};
 
 use crate::command::{parse_command, Command, GoLimits, PositionSpec};
-use koshogi_nn::checkpoint::resolve_card;
 use crate::output::Output;
 use crate::search_job::{self, SearchRequest};
 

@@ -391,19 +391,31 @@ fn a_checkpoint_argument_resolves_to_its_model_card() {
     let dir = tempfile::tempdir().unwrap();
     let step = dir.path().join("step-000000007");
     std::fs::create_dir_all(&step).unwrap();
-    assert!(matches!(resolve_card(&step), Err(CheckpointPathError::NoCard(_))));
+    assert!(matches!(
+        resolve_card(&step),
+        Err(CheckpointPathError::NoCard(_))
+    ));
     // A JSON file that is no model card does not count.
     std::fs::write(step.join("notes.json"), "{}").unwrap();
-    assert!(matches!(resolve_card(&step), Err(CheckpointPathError::NoCard(_))));
+    assert!(matches!(
+        resolve_card(&step),
+        Err(CheckpointPathError::NoCard(_))
+    ));
 
     let model = Model::new(&ModelConfig::tiny(), Device::Cpu).unwrap();
     checkpoint::save(&model, &step.join("other.json"), 7, serde_json::json!({})).unwrap();
     assert_eq!(resolve_card(&step).unwrap(), step.join("other.json"));
     checkpoint::save(&model, &step.join("third.json"), 7, serde_json::json!({})).unwrap();
-    assert!(matches!(resolve_card(&step), Err(CheckpointPathError::Ambiguous { .. })));
+    assert!(matches!(
+        resolve_card(&step),
+        Err(CheckpointPathError::Ambiguous { .. })
+    ));
     checkpoint::save(&model, &step.join("model.json"), 7, serde_json::json!({})).unwrap();
     assert_eq!(resolve_card(&step).unwrap(), step.join("model.json"));
-    assert_eq!(resolve_card(&step.join("third.json")).unwrap(), step.join("third.json"));
+    assert_eq!(
+        resolve_card(&step.join("third.json")).unwrap(),
+        step.join("third.json")
+    );
     assert!(matches!(
         resolve_card(&dir.path().join("nope")),
         Err(CheckpointPathError::Missing(_))
