@@ -33,6 +33,26 @@ pub struct LoadedShard {
     pub arrays: ShardArrays,
     /// The rules the games were played under (move indices refer to their move generation).
     pub rules: RulesOptions,
+    /// Per row: occurrences of its position in its game so far, itself included (an input
+    /// feature). Shards keep whole games, so it is recounted from the stored boards.
+    pub repetitions: Vec<u32>,
+}
+
+/// Occurrence counts of each row's position (board and side to move) within its game, in row
+/// order; rows of a game are stored in ply order.
+fn repetition_counts(arrays: &ShardArrays) -> Vec<u32> {
+    use std::hash::{Hash, Hasher};
+    let mut seen: HashMap<(u64, u64), u32> = HashMap::new();
+    (0..arrays.len())
+        .map(|row| {
+            let record = arrays.record(row).expect("row within the shard");
+            let mut hasher = std::collections::hash_map::DefaultHasher::new();
+            record.board.hash(&mut hasher);
+            let count = seen.entry((record.game_id, hasher.finish())).or_insert(0);
+            *count += 1;
+            *count
+        })
+        .collect()
 }
 
 /// What one [`ReplayWindow::refresh`] found.
@@ -196,9 +216,9 @@ impl ReplayWindow {
             .sum()
     }
 
-    /// Row `row` with the rules of its shard, or `None` if its shard is not loaded
-    /// (outside the window, or unreadable).
-    pub fn record(&self, row: u64) -> Option<(Record<'_>, &RulesOptions)> {
+    /// Row `row` with the rules of its shard and its repetition count, or `None` if its shard
+    /// is not loaded (outside the window, or unreadable).
+    pub fn record(&self, row: u64) -> Option<(Record<'_>, &RulesOptions, u32)> {
         if row >= self.total_rows {
             return None;
         }
@@ -207,7 +227,11 @@ impl ReplayWindow {
         let index = self.first_row.partition_point(|&first| first <= row) - 1;
         let shard = self.loaded.get(&index)?;
         let local = (row - self.first_row[index]) as usize;
-        Some((shard.arrays.record(local)?, &shard.rules))
+        Some((
+            shard.arrays.record(local)?,
+            &shard.rules,
+            shard.repetitions[local],
+        ))
     }
 }
 
@@ -226,8 +250,10 @@ fn open_shard(path: &Path) -> Option<LoadedShard> {
                 return None;
             }
         };
+    let arrays = shard.into_arrays();
     Some(LoadedShard {
-        arrays: shard.into_arrays(),
+        repetitions: repetition_counts(&arrays),
+        arrays,
         rules,
     })
 }
@@ -268,7 +294,7 @@ mod tests {
             .collect();
         let numbered: Vec<(u64, u32)> = (0..window.total_rows())
             .map(|row| {
-                let (record, _) = window.record(row).unwrap();
+                let (record, _, _) = window.record(row).unwrap();
                 (record.game_id, record.ply)
             })
             .collect();
@@ -310,6 +336,44 @@ mod tests {
             let b = resumed.record(row).unwrap().0.to_owned_record();
             assert_eq!(a, b);
         }
+    }
+
+    #[test]
+    fn repetition_counts_follow_each_game_in_ply_order() {
+        use koshogi_replay::{PositionRecord, BOARD_BYTES};
+        let board = |tag: u8| {
+            let mut b = [0u8; BOARD_BYTES];
+            b[0] = tag;
+            b
+        };
+        let mut arrays = ShardArrays::new();
+        let rows = [
+            (1, 'A'),
+            (1, 'B'),
+            (1, 'A'),
+            (1, 'B'),
+            (1, 'A'),
+            (2, 'A'),
+            (2, 'C'),
+        ];
+        for (ply, (game_id, tag)) in rows.into_iter().enumerate() {
+            arrays
+                .push(&PositionRecord {
+                    board: board(tag as u8),
+                    game_id,
+                    ply: ply as u32,
+                    legal_move_count: 1,
+                    played_move: 0,
+                    full_search: false,
+                    policy: Vec::new(),
+                    search_value: 0.0,
+                    game_result: 0,
+                    moves_left: 1,
+                    final_material: 0,
+                })
+                .unwrap();
+        }
+        assert_eq!(repetition_counts(&arrays), vec![1, 1, 2, 2, 3, 1, 1]);
     }
 
     #[test]

@@ -283,7 +283,7 @@ impl Sampler {
             // Always consume one draw for the flip, whatever the probability, so that changing
             // it does not change which rows are drawn.
             let mirror = rng.random::<f64>() < self.config.mirror_probability;
-            let Some((record, rules)) = self.window.record(row) else {
+            let Some((record, rules, repetition_count)) = self.window.record(row) else {
                 rejected += 1;
                 continue;
             };
@@ -291,6 +291,7 @@ impl Sampler {
                 &mut self.scratch,
                 &self.config,
                 &record,
+                repetition_count,
                 rules,
                 mirror,
                 &mut builder,
@@ -342,6 +343,7 @@ fn add_sample(
     scratch: &mut Scratch,
     config: &SamplerConfig,
     record: &Record<'_>,
+    repetition_count: u32,
     rules: &RulesOptions,
     mirror: bool,
     builder: &mut TrainingBatchBuilder,
@@ -359,7 +361,7 @@ fn add_sample(
     let input = FeatureInput {
         position: &position,
         options: rules,
-        repetition_count: 1,
+        repetition_count,
         ply: record.ply,
         max_plies: config.max_plies,
     };
