@@ -52,6 +52,43 @@ impl Default for RunSection {
     }
 }
 
+/// `--run` and `--config`, shared by the commands that work on a run directory.
+#[derive(Debug, Clone, clap::Args)]
+pub struct RunLocation {
+    /// Run directory (config.toml, shards/, games/, checkpoints/, tb/); default: run.dir of
+    /// the configuration.
+    #[arg(long)]
+    pub run: Option<PathBuf>,
+    /// Run configuration (TOML); default: <run>/config.toml if present, else built-in defaults.
+    #[arg(long)]
+    pub config: Option<PathBuf>,
+}
+
+impl RunLocation {
+    /// The configuration, its text (to keep in the run directory) and the run directory.
+    pub fn resolve(&self) -> Result<(RunConfig, String, PathBuf)> {
+        let guess = self
+            .run
+            .clone()
+            .unwrap_or_else(|| RunConfig::default().run.dir);
+        let (config, text) = RunConfig::resolve(self.config.as_deref(), &guess)?;
+        let run_dir = self.run.clone().unwrap_or_else(|| config.run.dir.clone());
+        Ok((config, text, run_dir))
+    }
+}
+
+/// Creates the run directory and keeps a copy of the configuration there (once).
+pub fn prepare_run_dir(run_dir: &Path, config_text: &str) -> Result<()> {
+    std::fs::create_dir_all(run_dir)
+        .with_context(|| format!("creating the run directory {}", run_dir.display()))?;
+    let kept = run_dir.join(RUN_CONFIG_FILE);
+    if !kept.exists() && !config_text.is_empty() {
+        std::fs::write(&kept, config_text)
+            .with_context(|| format!("writing {}", kept.display()))?;
+    }
+    Ok(())
+}
+
 /// The file kept in every run directory, so that later commands and resumes use the settings
 /// the run started with.
 pub const RUN_CONFIG_FILE: &str = "config.toml";

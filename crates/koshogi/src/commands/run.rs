@@ -17,10 +17,10 @@ use indicatif::MultiProgress;
 use koshogi_selfplay::SelfplayStats;
 use koshogi_train::Trainer;
 
-use super::selfplay::{play, prepare_run_dir, worker_context, Reporter};
+use super::selfplay::{play, worker_context, Reporter};
 use super::train::{print_summary, progress_bar};
 use crate::interrupt::stop_flag_on_interrupt;
-use crate::run_config::RunConfig;
+use crate::run_config::{prepare_run_dir, RunConfig};
 
 #[derive(Args)]
 pub struct RunArgs {

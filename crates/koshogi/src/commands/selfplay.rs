@@ -5,7 +5,6 @@
 //! progress have finished their current move: finished games are never lost, unfinished ones are
 //! dropped.
 
-use std::path::PathBuf;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
@@ -20,16 +19,12 @@ use koshogi_selfplay::{
 };
 
 use crate::interrupt::stop_flag_on_interrupt;
-use crate::run_config::{RunConfig, RUN_CONFIG_FILE};
+use crate::run_config::{prepare_run_dir, RunConfig, RunLocation};
 
 #[derive(Args)]
 pub struct SelfplayArgs {
-    /// Run directory (shards, games, checkpoints); default: run.dir of the configuration.
-    #[arg(long)]
-    pub run: Option<PathBuf>,
-    /// Run configuration (TOML); default: <run>/config.toml if present, else built-in defaults.
-    #[arg(long)]
-    pub config: Option<PathBuf>,
+    #[command(flatten)]
+    pub location: RunLocation,
     /// Stop after this many games (default: until Ctrl-C).
     #[arg(long)]
     pub games: Option<u64>,
@@ -42,12 +37,7 @@ pub struct SelfplayArgs {
 }
 
 pub fn run(args: SelfplayArgs) -> Result<()> {
-    let guess_dir = args
-        .run
-        .clone()
-        .unwrap_or_else(|| RunConfig::default().run.dir);
-    let (mut config, text) = RunConfig::resolve(args.config.as_deref(), &guess_dir)?;
-    let run_dir = args.run.clone().unwrap_or_else(|| config.run.dir.clone());
+    let (mut config, text, run_dir) = args.location.resolve()?;
     if let Some(n) = args.parallel {
         config.selfplay.games_per_worker = n;
     }
@@ -66,18 +56,6 @@ pub fn run(args: SelfplayArgs) -> Result<()> {
     result?;
     println!("{}", stats.summary());
     println!("shards: {}", koshogi_replay::shards_dir(&run_dir).display());
-    Ok(())
-}
-
-/// Creates the run directory and keeps a copy of the configuration there (once).
-pub fn prepare_run_dir(run_dir: &std::path::Path, config_text: &str) -> Result<()> {
-    std::fs::create_dir_all(run_dir)
-        .with_context(|| format!("creating the run directory {}", run_dir.display()))?;
-    let kept = run_dir.join(RUN_CONFIG_FILE);
-    if !kept.exists() && !config_text.is_empty() {
-        std::fs::write(&kept, config_text)
-            .with_context(|| format!("writing {}", kept.display()))?;
-    }
     Ok(())
 }
 

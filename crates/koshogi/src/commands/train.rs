@@ -7,26 +7,20 @@
 //! `selfplay.max_plies`. Ctrl-C (or SIGTERM) asks the trainer to stop after the current step;
 //! it then writes a final checkpoint and exits normally.
 
-use std::path::PathBuf;
-
 use anyhow::Result;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use koshogi_train::{StopReason, TrainSummary, Trainer};
 
-use crate::commands::selfplay::prepare_run_dir;
 use crate::interrupt::stop_flag_on_interrupt;
-use crate::run_config::RunConfig;
+use crate::run_config::{prepare_run_dir, RunLocation};
 
 #[derive(Args)]
 pub struct TrainArgs {
-    /// Run directory: shards are read from <run>/shards, checkpoints go to <run>/checkpoints and
-    /// TensorBoard events to <run>/tb; default: run.dir of the configuration.
-    #[arg(long)]
-    pub run: Option<PathBuf>,
-    /// Run configuration (TOML); default: <run>/config.toml if present, else built-in defaults.
-    #[arg(long)]
-    pub config: Option<PathBuf>,
+    /// Shards are read from <run>/shards, checkpoints go to <run>/checkpoints and TensorBoard
+    /// events to <run>/tb.
+    #[command(flatten)]
+    pub location: RunLocation,
     /// Stop when the run reaches this many optimiser steps in total (overrides train.steps).
     #[arg(long)]
     pub steps: Option<u64>,
@@ -40,12 +34,7 @@ pub struct TrainArgs {
 }
 
 pub fn run(args: TrainArgs) -> Result<()> {
-    let guess_dir = args
-        .run
-        .clone()
-        .unwrap_or_else(|| RunConfig::default().run.dir);
-    let (mut config, text) = RunConfig::resolve(args.config.as_deref(), &guess_dir)?;
-    let run_dir = args.run.clone().unwrap_or_else(|| config.run.dir.clone());
+    let (mut config, text, run_dir) = args.location.resolve()?;
     if let Some(steps) = args.steps {
         config.train.steps = steps;
     }
