@@ -11,11 +11,67 @@ use koshogi_rules::Game;
 use crate::gate::{gate, GateResult, GateSettings};
 use crate::koshogi_game::new_game;
 use crate::koshogi_ladder::LadderPlayerKind;
-use crate::match_runner::{MatchError, MatchObserver};
+use crate::match_runner::{MatchError, MatchObserver, MatchSettings};
 use crate::network_players::{
     card_rules_options, resolve_card, CheckpointPathError, MctsPlayer, PolicyPlayer,
 };
 use crate::player::Player;
+
+/// `[gate]` of a run configuration: whether `koshogi run` lets a new checkpoint play self-play
+/// only after it passes a match against the one playing now, and how that match is played.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct GateConfig {
+    pub enabled: bool,
+    /// Games of one gate match (each opening with both colours).
+    pub games: usize,
+    /// Plies after which a gate game is a draw.
+    pub max_plies: u32,
+    /// Simulations per move of both players (0 = raw policy, the cheapest gate).
+    pub simulations: u32,
+    /// Score the candidate needs to pass.
+    pub required_score: f64,
+    /// Gate games played at once (their network calls share batches).
+    pub parallel_games: usize,
+}
+
+impl Default for GateConfig {
+    fn default() -> Self {
+        GateConfig {
+            enabled: false,
+            games: 20,
+            max_plies: 300,
+            simulations: 0,
+            required_score: 0.5,
+            parallel_games: 20,
+        }
+    }
+}
+
+impl GateConfig {
+    /// The players of a gate match.
+    pub fn player_kind(&self) -> LadderPlayerKind {
+        if self.simulations == 0 {
+            LadderPlayerKind::Policy
+        } else {
+            LadderPlayerKind::Mcts(MctsPlayer::evaluation_config(self.simulations))
+        }
+    }
+
+    /// The match settings of a gate match (`seed` varies the openings between gates).
+    pub fn settings(&self, seed: u64) -> GateSettings {
+        GateSettings {
+            match_settings: MatchSettings {
+                games: self.games,
+                max_plies: self.max_plies,
+                parallel_games: self.parallel_games,
+                seed,
+                ..MatchSettings::default()
+            },
+            required_score: self.required_score,
+        }
+    }
+}
 
 #[derive(Debug, thiserror::Error)]
 pub enum GateError {

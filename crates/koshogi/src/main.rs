@@ -4,6 +4,7 @@
 //! sets up logging and turns errors into a message and a non-zero exit (never a panic).
 
 mod commands;
+mod gatekeeper;
 mod interrupt;
 mod run_config;
 

@@ -8,6 +8,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
+use koshogi_arena::koshogi_gate::GateConfig;
 use koshogi_mcts::{DriverConfig, SearchConfig};
 use koshogi_nn::{ModelConfig, RuntimeConfig};
 use koshogi_rules::RulesOptions;
@@ -28,6 +29,8 @@ pub struct RunConfig {
     pub driver: DriverConfig,
     pub selfplay: SelfplayConfig,
     pub train: TrainConfig,
+    /// Gating of new checkpoints in `koshogi run` (off by default).
+    pub gate: GateConfig,
 }
 
 /// `[run]`: settings of the run as a whole.

@@ -137,6 +137,34 @@ fn run_trains_checkpoints_and_resumes() {
 }
 
 #[test]
+fn with_gating_run_records_the_accepted_checkpoint() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("gated.toml");
+    let gate = "[gate]\nenabled = true\ngames = 2\nmax_plies = 6\nparallel_games = 2\n";
+    std::fs::write(&config, format!("{TINY_RUN}{gate}")).unwrap();
+    let run = dir.path().join("run");
+    let out = ok(&koshogi(&[
+        "run",
+        "--config",
+        config.to_str().unwrap(),
+        "--run",
+        run.to_str().unwrap(),
+        "--steps",
+        "4",
+    ]));
+    assert!(out.contains("trained steps 0 -> 4"), "{out}");
+    let accepted: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(run.join("checkpoints/accepted.json")).unwrap(),
+    )
+    .unwrap();
+    let step = accepted["step"].as_u64().unwrap();
+    assert!(
+        checkpoint_steps(&run).contains(&step),
+        "accepted step {step} is kept on disk"
+    );
+}
+
+#[test]
 fn run_without_a_configuration_is_a_clear_error() {
     let dir = tempfile::tempdir().unwrap();
     let out = koshogi(&["run", "--run", dir.path().to_str().unwrap()]);

@@ -4,7 +4,8 @@
 //! [`ModelSignals::recheck`] whenever a game ends; before its next batch the evaluator then looks
 //! in `<run>/checkpoints/` and, if a newer complete checkpoint is there, loads it. A checkpoint
 //! that fails to load is skipped with a warning (the old weights keep playing) rather than
-//! stopping self-play.
+//! stopping self-play. With gating on, it plays the checkpoint named in `accepted.json` (the last
+//! one that passed its gate match) instead of the newest.
 
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;
@@ -14,7 +15,7 @@ use koshogi_mcts::network::NetworkEvaluator;
 use koshogi_mcts::{EvalError, EvalRequest, Evaluation, Evaluator};
 use koshogi_nn::{InferenceModel, ModelConfig, RuntimeConfig};
 use koshogi_rules::Game;
-use koshogi_train::checkpoint_manager::latest_checkpoint;
+use koshogi_train::checkpoint_manager::{checkpoint_dir_name, latest_checkpoint, read_accepted};
 use koshogi_train::trainer_state::MODEL_CARD_FILE;
 
 use crate::worker::ModelSignals;
@@ -26,6 +27,7 @@ pub struct CheckpointFollowingEvaluator {
     runtime: RuntimeConfig,
     signals: Arc<ModelSignals>,
     loaded_step: Option<u64>,
+    gated: bool,
 }
 
 impl CheckpointFollowingEvaluator {
@@ -38,6 +40,7 @@ impl CheckpointFollowingEvaluator {
         runtime: RuntimeConfig,
         intra_op_threads: i32,
         signals: Arc<ModelSignals>,
+        gated: bool,
     ) -> Result<Self, EvalError> {
         tch::set_num_threads(intra_op_threads.max(1));
         let fresh =
@@ -48,6 +51,7 @@ impl CheckpointFollowingEvaluator {
             runtime,
             signals,
             loaded_step: None,
+            gated,
         };
         evaluator.reload_if_newer();
         Ok(evaluator)
@@ -59,29 +63,39 @@ impl CheckpointFollowingEvaluator {
     }
 
     fn reload_if_newer(&mut self) {
-        let latest = match latest_checkpoint(&self.checkpoints) {
-            Ok(latest) => latest,
+        let Some((step, dir)) = self.wanted_checkpoint() else {
+            return;
+        };
+        if self.loaded_step == Some(step) || (!self.gated && self.loaded_step > Some(step)) {
+            return;
+        }
+        let card = dir.join(MODEL_CARD_FILE);
+        match InferenceModel::load(&card, &self.runtime) {
+            Ok((model, _card)) => {
+                self.inner = NetworkEvaluator::new(model);
+                self.loaded_step = Some(step);
+                self.signals.step.store(step, Ordering::Relaxed);
+                tracing::info!("self-play now plays checkpoint step {step}");
+            }
+            Err(e) => tracing::warn!("skipping checkpoint {}: {e}", card.display()),
+        }
+    }
+
+    /// The checkpoint that should play: the accepted one with gating, else the newest.
+    fn wanted_checkpoint(&self) -> Option<(u64, PathBuf)> {
+        if self.gated {
+            let step = read_accepted(&self.checkpoints)?;
+            return Some((step, self.checkpoints.join(checkpoint_dir_name(step))));
+        }
+        match latest_checkpoint(&self.checkpoints) {
+            Ok(latest) => latest.map(|entry| (entry.step, entry.path)),
             Err(e) => {
                 tracing::warn!(
                     "cannot list checkpoints in {}: {e}",
                     self.checkpoints.display()
                 );
-                return;
+                None
             }
-        };
-        let Some(entry) = latest else { return };
-        if self.loaded_step.is_some_and(|step| step >= entry.step) {
-            return;
-        }
-        let card = entry.path.join(MODEL_CARD_FILE);
-        match InferenceModel::load(&card, &self.runtime) {
-            Ok((model, _card)) => {
-                self.inner = NetworkEvaluator::new(model);
-                self.loaded_step = Some(entry.step);
-                self.signals.step.store(entry.step, Ordering::Relaxed);
-                tracing::info!("self-play now plays checkpoint step {}", entry.step);
-            }
-            Err(e) => tracing::warn!("skipping checkpoint {}: {e}", card.display()),
         }
     }
 }

@@ -49,6 +49,7 @@ fn two_games_on_a_tiny_network_and_a_checkpoint_switch() {
                 RuntimeConfig::default(),
                 1,
                 signals.clone(),
+                false,
             )
         }
     };
@@ -79,4 +80,55 @@ fn two_games_on_a_tiny_network_and_a_checkpoint_switch() {
     let evaluator = make(0).unwrap();
     assert_eq!(evaluator.loaded_step(), Some(5));
     assert_eq!(signals.step.load(Ordering::Relaxed), 5);
+}
+
+#[test]
+fn with_gating_the_accepted_checkpoint_plays_not_the_newest() {
+    use koshogi_train::checkpoint_manager::write_accepted;
+    let dir = tempfile::tempdir().unwrap();
+    let model = Model::new(&ModelConfig::tiny(), tch::Device::Cpu).unwrap();
+    for step in [0u64, 5, 9] {
+        let step_dir = dir.path().join(format!("step-{step:09}"));
+        std::fs::create_dir_all(&step_dir).unwrap();
+        koshogi_nn::checkpoint::save(
+            &model,
+            &step_dir.join("model.json"),
+            step,
+            serde_json::json!({}),
+        )
+        .unwrap();
+    }
+    let signals = Arc::new(ModelSignals::default());
+    let make = || {
+        CheckpointFollowingEvaluator::new(
+            dir.path().to_path_buf(),
+            &ModelConfig::tiny(),
+            RuntimeConfig::default(),
+            1,
+            signals.clone(),
+            true,
+        )
+        .unwrap()
+    };
+    assert_eq!(
+        make().loaded_step(),
+        None,
+        "nothing accepted yet: the initial network plays"
+    );
+    write_accepted(dir.path(), 5).unwrap();
+    assert_eq!(
+        make().loaded_step(),
+        Some(5),
+        "the accepted step 5, not the newest step 9"
+    );
+    let ungated = CheckpointFollowingEvaluator::new(
+        dir.path().to_path_buf(),
+        &ModelConfig::tiny(),
+        RuntimeConfig::default(),
+        1,
+        signals.clone(),
+        false,
+    )
+    .unwrap();
+    assert_eq!(ungated.loaded_step(), Some(9));
 }

@@ -7,6 +7,9 @@
 //! checkpoints are pruned to the last `keep_last` plus every `keep_every`-th one (at steps that
 //! are multiples of `keep_every · every_steps`), which keeps a thinning history for evaluation
 //! without filling the disk.
+//!
+//! With gating (`[gate]` in `koshogi run`), `accepted.json` names the checkpoint that passed its
+//! gate match; self-play plays that one instead of the newest, and pruning never removes it.
 
 use std::collections::BTreeSet;
 use std::fs;
@@ -114,6 +117,40 @@ pub fn list_checkpoints(dir: &Path) -> Result<Vec<CheckpointEntry>, CheckpointEr
 /// The newest complete checkpoint in `dir`, if any.
 pub fn latest_checkpoint(dir: &Path) -> Result<Option<CheckpointEntry>, CheckpointError> {
     Ok(list_checkpoints(dir)?.pop())
+}
+
+/// The file naming the checkpoint self-play plays when gating is on.
+pub const ACCEPTED_FILE: &str = "accepted.json";
+
+#[derive(Debug, Serialize, Deserialize)]
+struct Accepted {
+    step: u64,
+}
+
+/// The step of the accepted (gated) checkpoint in `dir`, if one was accepted. An unreadable
+/// file counts as none, with a warning.
+pub fn read_accepted(dir: &Path) -> Option<u64> {
+    let path = dir.join(ACCEPTED_FILE);
+    let text = fs::read_to_string(&path).ok()?;
+    match serde_json::from_str::<Accepted>(&text) {
+        Ok(accepted) => Some(accepted.step),
+        Err(e) => {
+            tracing::warn!("ignoring unreadable {}: {e}", path.display());
+            None
+        }
+    }
+}
+
+/// Marks the checkpoint at `step` as accepted (atomically: temp file, fsync, rename).
+pub fn write_accepted(dir: &Path, step: u64) -> Result<(), CheckpointError> {
+    use std::io::Write;
+    let path = dir.join(ACCEPTED_FILE);
+    let text = serde_json::to_string(&Accepted { step }).expect("a step serialises");
+    let mut file =
+        atomic_write_file::AtomicWriteFile::open(&path).map_err(io_error("writing", &path))?;
+    file.write_all(text.as_bytes())
+        .map_err(io_error("writing", &path))?;
+    file.commit().map_err(io_error("writing", &path))
 }
 
 /// The steps the keep policy retains out of `steps`.
@@ -227,7 +264,9 @@ impl CheckpointManager {
     pub fn prune(&self) -> Result<Vec<u64>, CheckpointError> {
         let all = self.list()?;
         let steps: Vec<u64> = all.iter().map(|c| c.step).collect();
-        let keep = steps_to_keep(&steps, &self.config);
+        let mut keep = steps_to_keep(&steps, &self.config);
+        // Self-play may be playing the accepted checkpoint; never delete it.
+        keep.extend(read_accepted(&self.dir));
         let mut removed = Vec::new();
         for entry in all.into_iter().filter(|c| !keep.contains(&c.step)) {
             self.discard(&entry.path)?;
@@ -343,6 +382,27 @@ mod tests {
         let reopened = CheckpointManager::open(&dir, &policy(10, 2, 3)).unwrap();
         assert!(!dir.join(".tmp-step-000000090-4242").exists());
         assert_eq!(reopened.list().unwrap().len(), 3);
+    }
+
+    #[test]
+    fn the_accepted_checkpoint_survives_pruning() {
+        let root = tempfile::tempdir().unwrap();
+        let manager = CheckpointManager::open(root.path(), &policy(10, 2, 0)).unwrap();
+        assert_eq!(read_accepted(root.path()), None);
+        manager
+            .write(10, |tmp: &Path| fs::write(tmp.join("a"), b"10"))
+            .unwrap();
+        write_accepted(root.path(), 10).unwrap();
+        assert_eq!(read_accepted(root.path()), Some(10));
+        for step in [20, 30, 40] {
+            manager
+                .write(step, |tmp: &Path| fs::write(tmp.join("a"), b"x"))
+                .unwrap();
+        }
+        let steps: Vec<u64> = manager.list().unwrap().iter().map(|c| c.step).collect();
+        assert_eq!(steps, vec![10, 30, 40], "last two plus the accepted one");
+        fs::write(root.path().join(ACCEPTED_FILE), "not json").unwrap();
+        assert_eq!(read_accepted(root.path()), None);
     }
 
     #[test]

@@ -19,6 +19,7 @@ use koshogi_train::Trainer;
 
 use super::selfplay::{play, worker_context, Reporter};
 use super::train::{print_summary, progress_bar};
+use crate::gatekeeper;
 use crate::interrupt::stop_flag_on_interrupt;
 use crate::run_config::{prepare_run_dir, RunConfig};
 
@@ -76,7 +77,7 @@ pub fn run(args: RunArgs) -> Result<()> {
         std::thread::Builder::new()
             .name("selfplay-pool".into())
             .spawn(move || {
-                let result = play(&config, &ctx);
+                let result = play(&config, &ctx, config.gate.enabled);
                 // A failed self-play must not leave the trainer waiting for data forever.
                 stop.store(true, Ordering::SeqCst);
                 result
@@ -84,8 +85,13 @@ pub fn run(args: RunArgs) -> Result<()> {
             .context("starting self-play")?
     };
 
-    let training = train(&config, &run_dir, &stop, &multi);
+    let mut gate = None;
+    let training = train(&config, &run_dir, &stop, &multi, &mut gate);
     stop.store(true, Ordering::SeqCst);
+    if let Some(gate) = gate {
+        gate.join()
+            .map_err(|_| anyhow!("the gate thread panicked"))?;
+    }
     let played = selfplay.join().map_err(|_| anyhow!("self-play panicked"))?;
     reporter.finish();
     println!("{}", stats.summary());
@@ -99,8 +105,13 @@ fn train(
     run_dir: &std::path::Path,
     stop: &Arc<std::sync::atomic::AtomicBool>,
     multi: &MultiProgress,
+    gate: &mut Option<std::thread::JoinHandle<()>>,
 ) -> Result<()> {
     let mut trainer = Trainer::open(config.trainer_setup(run_dir, true, true)?)?;
+    // After `open`, so that a new run's step-0 checkpoint (the first accepted one) exists.
+    if config.gate.enabled {
+        *gate = Some(gatekeeper::spawn(config, run_dir, stop.clone())?);
+    }
     let bar = multi.add(progress_bar(trainer.step(), trainer.target_steps()));
     let summary = trainer.run(stop, Some(&bar))?;
     bar.finish_and_clear();

@@ -51,7 +51,7 @@ pub fn run(args: SelfplayArgs) -> Result<()> {
     let stats = Arc::new(SelfplayStats::default());
     let ctx = worker_context(&config, &run_dir, args.games, stop, stats.clone())?;
     let reporter = Reporter::start(&run_dir, stats.clone(), args.games, None);
-    let result = play(&config, &ctx);
+    let result = play(&config, &ctx, false);
     reporter.finish();
     result?;
     println!("{}", stats.summary());
@@ -90,8 +90,9 @@ pub fn worker_context(
     })
 }
 
-/// Runs the worker pool with the checkpoint-following network.
-pub fn play(config: &RunConfig, ctx: &WorkerContext) -> Result<()> {
+/// Runs the worker pool with the checkpoint-following network (with `gated`, the accepted
+/// checkpoint instead of the newest).
+pub fn play(config: &RunConfig, ctx: &WorkerContext, gated: bool) -> Result<()> {
     let checkpoints = ctx.run_dir.join("checkpoints");
     let model = config.model.clone();
     let runtime = config.inference;
@@ -104,6 +105,7 @@ pub fn play(config: &RunConfig, ctx: &WorkerContext) -> Result<()> {
             runtime,
             threads,
             signals.clone(),
+            gated,
         )
     })?;
     Ok(())
