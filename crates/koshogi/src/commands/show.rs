@@ -6,7 +6,8 @@
 use anyhow::{Context, Result};
 use clap::Args;
 use koshogi_rules::game_record::GameRecord;
-use koshogi_rules::{Color, Game, Position, RulesOptions, Square};
+use koshogi_rules::{Color, Game, Move, Position, RulesOptions, Square};
+use koshogi_viewer::{render_svg, LastMove};
 use std::fmt::Write as _;
 use std::io::Write as _;
 
@@ -26,25 +27,37 @@ pub struct ShowArgs {
     /// Rule options as JSON (§12 keys); default KS-default.
     #[arg(long, value_name = "JSON")]
     pub rules: Option<String>,
+    /// Also draw the position as an SVG picture into this file (with --game, the move that led
+    /// to it is highlighted: path, shots, removed pieces).
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<std::path::PathBuf>,
 }
 
 pub fn run(args: ShowArgs) -> Result<()> {
     let options = parse_rules(args.rules.as_deref())?;
-    let position = match &args.game {
+    let (position, last) = match &args.game {
         Some(path) => position_in_record(path, args.ply, &options)?,
-        None => parse_position(&args.position)?,
+        None => (parse_position(&args.position)?, None),
     };
+    if let Some(svg_path) = &args.svg {
+        let last = last
+            .as_ref()
+            .map(|(before, mv)| LastMove { before, mv: *mv });
+        std::fs::write(svg_path, render_svg(&position, last))
+            .with_context(|| format!("writing {}", svg_path.display()))?;
+    }
     let text = render(&position, &options);
     let mut out = std::io::stdout().lock();
     quiet_on_broken_pipe(out.write_all(text.as_bytes()).and_then(|()| out.flush()))
 }
 
-/// The position after `ply` plies of the game recorded in `path` (the final one by default).
+/// The position after `ply` plies of the game recorded in `path` (the final one by default),
+/// with the move that led to it and the position it was played from.
 fn position_in_record(
     path: &std::path::Path,
     ply: Option<usize>,
     options: &RulesOptions,
-) -> Result<Position> {
+) -> Result<(Position, Option<(Position, Move)>)> {
     let text =
         std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
     let record = GameRecord::parse(&text, *options)
@@ -57,8 +70,10 @@ fn position_in_record(
             record.moves.len()
         );
     }
-    let game = record.replay(*options, ply)?;
-    Ok(game.position().clone())
+    let mut game = record.replay(*options, ply)?;
+    let position = game.position().clone();
+    let last = game.undo().map(|mv| (game.position().clone(), mv));
+    Ok((position, last))
 }
 
 /// The whole text printed by `show`.

@@ -1,0 +1,9 @@
+//! koshogi-viewer: pictures of Ko shogi positions.
+//!
+//! A 361-point board with up to 180 pieces is hard to read as text; [`svg::render_svg`] draws it
+//! as a go board with round stones carrying each piece's kanji, and highlights the last move
+//! (its path, shots and removed pieces).
+
+pub mod svg;
+
+pub use svg::{render_svg, LastMove};
