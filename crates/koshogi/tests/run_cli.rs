@@ -102,6 +102,21 @@ fn selfplay_writes_shards_and_records_that_show_replays() {
     let record = records[0].to_str().unwrap();
     let shown = ok(&koshogi(&["show", "--game", record, "--ply", "2"]));
     assert!(shown.contains("side to move: black (ply 2)"), "{shown}");
+    let svg_path = dir.path().join("ply2.svg");
+    ok(&koshogi(&[
+        "show",
+        "--game",
+        record,
+        "--ply",
+        "2",
+        "--svg",
+        svg_path.to_str().unwrap(),
+    ]));
+    let svg = std::fs::read_to_string(&svg_path).unwrap();
+    assert!(
+        svg.starts_with("<svg") && svg.contains("<polyline"),
+        "a picture with the last move"
+    );
     let beyond = koshogi(&["show", "--game", record, "--ply", "99"]);
     assert!(!beyond.status.success());
     assert!(String::from_utf8_lossy(&beyond.stderr).contains("beyond its end"));
