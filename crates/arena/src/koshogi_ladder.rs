@@ -46,7 +46,7 @@ pub struct RunLadderSettings {
     pub runtime: RuntimeConfig,
     /// Virtual draws per pairing in the rating fit (see [`crate::ladder`]).
     pub virtual_draws_per_pair: f64,
-    /// Also write the ratings to TensorBoard under `<run>/tensorboard/arena`.
+    /// Also write the ratings to TensorBoard under `<run>/tb/arena`.
     pub tensorboard: bool,
 }
 

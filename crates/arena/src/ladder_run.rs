@@ -77,7 +77,7 @@ impl LadderPaths {
         self.arena_dir().join("games").join(format!("{a}_vs_{b}"))
     }
     pub fn tensorboard_dir(&self) -> PathBuf {
-        self.run_dir.join("tensorboard").join("arena")
+        self.run_dir.join("tb").join("arena")
     }
 }
 

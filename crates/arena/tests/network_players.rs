@@ -163,7 +163,7 @@ fn ladder_rates_every_checkpoint_against_the_random_init_anchor() {
     assert_eq!(csv.lines().count(), 4, "{csv}");
     let games = std::fs::read_to_string(run.path().join("arena/games.csv")).unwrap();
     assert_eq!(games.lines().count(), 13);
-    let tensorboard = std::fs::read_dir(run.path().join("tensorboard/arena"))
+    let tensorboard = std::fs::read_dir(run.path().join("tb/arena"))
         .unwrap()
         .count();
     assert_eq!(tensorboard, 1);
