@@ -244,6 +244,11 @@ impl<'a> WorkerState<'a> {
         if let Some(outcome) = search.game().outcome() {
             return self.finish_game(search, game, outcome);
         }
+        if ctx.stop.load(Ordering::Relaxed) {
+            // Stop requested: an unfinished game is dropped (only whole games are written).
+            game.finished = true;
+            return Ok(());
+        }
         self.start_search(search, game)
     }
 

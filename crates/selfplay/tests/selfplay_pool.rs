@@ -128,6 +128,42 @@ fn a_stop_request_ends_the_pool_without_new_games() {
 }
 
 #[test]
+fn a_stop_during_play_ends_the_pool_promptly_and_writes_only_whole_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = SelfplayConfig {
+        max_plies: 100_000,
+        ..small_config()
+    };
+    config.resign.enabled = false;
+    let ctx = context(dir.path(), 1000, config);
+    let stop = ctx.stop.clone();
+    let stopper = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    });
+    let started = std::time::Instant::now();
+    run_pool(&ctx, |_| Ok(MaterialEvaluator::default())).unwrap();
+    stopper.join().unwrap();
+    // A budget of 1,000 games would take many minutes: the pool returned because of the stop.
+    // Whatever reached the shards is whole games (unfinished ones are dropped).
+    assert!(started.elapsed().as_secs() < 30, "stopped promptly");
+    let totals = ctx.stats.snapshot();
+    let stored: u64 = read_all_shards(&shards_dir(dir.path()))
+        .unwrap()
+        .iter()
+        .map(|shard| shard.len() as u64)
+        .sum();
+    assert_eq!(
+        stored, totals.positions,
+        "nothing of the dropped games was written: {totals:?}"
+    );
+    assert_eq!(
+        totals.positions, totals.plies,
+        "no resignations: one position per ply played"
+    );
+}
+
+#[test]
 fn invalid_settings_are_rejected_with_the_field_name() {
     let dir = tempfile::tempdir().unwrap();
     let config = SelfplayConfig {
