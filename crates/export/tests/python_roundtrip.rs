@@ -17,23 +17,11 @@ use koshogi_rules::{Game, RulesOptions};
 use tch::{Device, Kind, Tensor};
 
 fn python_with_torch() -> Option<PathBuf> {
-    let candidates = std::env::var_os("KOSHOGI_PYTHON")
-        .map(PathBuf::from)
-        .into_iter()
-        .chain(std::env::var_os("HOME").map(|home| {
-            PathBuf::from(home).join(".cache/koshogi-zero/torch-2.13.0/venv/bin/python")
-        }));
-    for python in candidates {
-        let ok = Command::new(&python)
-            .args(["-c", "import torch, numpy"])
-            .output()
-            .is_ok_and(|out| out.status.success());
-        if ok {
-            return Some(python);
-        }
+    let python = koshogi_test_support::find_python("torch, numpy");
+    if python.is_none() {
+        eprintln!("NOTICE: no python with torch and numpy found ($KOSHOGI_PYTHON or the setup venv); skipping the Python check");
     }
-    eprintln!("NOTICE: no python with torch and numpy found ($KOSHOGI_PYTHON or the setup venv); skipping the Python check");
-    None
+    python
 }
 
 fn repo_root() -> PathBuf {

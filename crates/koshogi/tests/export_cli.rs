@@ -18,24 +18,11 @@ fn koshogi(args: &[&str]) -> String {
 }
 
 fn python_with_torch() -> Option<PathBuf> {
-    let candidates = std::env::var_os("KOSHOGI_PYTHON")
-        .map(PathBuf::from)
-        .into_iter()
-        .chain(
-            std::env::var_os("HOME")
-                .map(|h| PathBuf::from(h).join(".cache/koshogi-zero/torch-2.13.0/venv/bin/python")),
-        );
-    for python in candidates {
-        let ok = Command::new(&python)
-            .args(["-c", "import torch, numpy"])
-            .output()
-            .is_ok_and(|o| o.status.success());
-        if ok {
-            return Some(python);
-        }
+    let python = koshogi_test_support::find_python("torch, numpy");
+    if python.is_none() {
+        eprintln!("NOTICE: no python with torch found; skipping scripts/export_example.py");
     }
-    eprintln!("NOTICE: no python with torch found; skipping scripts/export_example.py");
-    None
+    python
 }
 
 #[test]

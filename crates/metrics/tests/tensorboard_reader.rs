@@ -1,38 +1,9 @@
 //! TensorBoard's own reader (`EventAccumulator`, from the venv's `tensorboard` package) loads our
 //! event files with the scalar values, steps, histograms and text we wrote.
 
-use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use koshogi_metrics::EventWriter;
-
-/// A Python interpreter with `tensorboard`: `$KOSHOGI_PYTHON`, the venv behind the workspace's
-/// `.libtorch` link, the default venv in the cache, `python3`.
-fn find_python_with_tensorboard() -> Option<PathBuf> {
-    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let mut candidates: Vec<PathBuf> = Vec::new();
-    if let Some(p) = std::env::var_os("KOSHOGI_PYTHON") {
-        candidates.push(p.into());
-    }
-    if let Ok(torch) = std::fs::canonicalize(workspace.join(".libtorch")) {
-        if let Some(venv) = torch.ancestors().nth(4) {
-            candidates.push(venv.join("bin/python"));
-        }
-    }
-    if let Some(home) = std::env::var_os("HOME") {
-        candidates.push(Path::new(&home).join(".cache/koshogi-zero/torch-2.13.0/venv/bin/python"));
-    }
-    candidates.push("python3".into());
-    candidates.into_iter().find(|python| {
-        Command::new(python)
-            .args([
-                "-c",
-                "import tensorboard.backend.event_processing.event_accumulator",
-            ])
-            .output()
-            .is_ok_and(|o| o.status.success())
-    })
-}
 
 const READ_WITH_TENSORBOARD: &str = r#"
 import json, sys
@@ -53,7 +24,9 @@ print(json.dumps(out))
 
 #[test]
 fn tensorboard_reads_back_scalars_histograms_and_text() {
-    let Some(python) = find_python_with_tensorboard() else {
+    let Some(python) =
+        koshogi_test_support::find_python("tensorboard.backend.event_processing.event_accumulator")
+    else {
         println!("NOTICE: skipped: no python with the tensorboard package found");
         return;
     };

@@ -2,8 +2,7 @@
 
 #![allow(dead_code)]
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::PathBuf;
 
 use koshogi_replay::{PolicyEntry, PositionRecord, BOARD_BYTES};
 use rand::seq::index::sample;
@@ -75,28 +74,7 @@ pub fn synthetic_game(
         .collect()
 }
 
-/// A Python interpreter with numpy (and, if `module` is given, that module too): `$KOSHOGI_PYTHON`,
-/// the venv behind the workspace's `.libtorch` link, the default venv in the cache, `python3`.
+/// A Python interpreter with numpy and `module` (see `koshogi_test_support::find_python`).
 pub fn find_python(module: &str) -> Option<PathBuf> {
-    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let mut candidates: Vec<PathBuf> = Vec::new();
-    if let Some(p) = std::env::var_os("KOSHOGI_PYTHON") {
-        candidates.push(p.into());
-    }
-    if let Ok(torch) = std::fs::canonicalize(workspace.join(".libtorch")) {
-        // .libtorch -> <venv>/lib/pythonX.Y/site-packages/torch
-        if let Some(venv) = torch.ancestors().nth(4) {
-            candidates.push(venv.join("bin/python"));
-        }
-    }
-    if let Some(home) = std::env::var_os("HOME") {
-        candidates.push(Path::new(&home).join(".cache/koshogi-zero/torch-2.13.0/venv/bin/python"));
-    }
-    candidates.push("python3".into());
-    candidates.into_iter().find(|python| {
-        Command::new(python)
-            .args(["-c", &format!("import numpy, {module}")])
-            .output()
-            .is_ok_and(|o| o.status.success())
-    })
+    koshogi_test_support::find_python(&format!("numpy, {module}"))
 }

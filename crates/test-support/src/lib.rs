@@ -1,0 +1,35 @@
+//! Helpers shared by the workspace's tests; used only as a dev-dependency.
+//!
+//! Several crates check their files with the real Python tools (numpy, TensorBoard's reader,
+//! torch): [`find_python`] finds the interpreter the set-up script installed, so each test skips
+//! with a notice instead of failing where no such Python exists.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// A Python interpreter that can `import <imports>` (e.g. `"numpy, torch"`): tried in order
+/// `$KOSHOGI_PYTHON`, the venv behind the workspace's `.libtorch` link, the default venv in the
+/// cache, `python3`.
+pub fn find_python(imports: &str) -> Option<PathBuf> {
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut candidates: Vec<PathBuf> = Vec::new();
+    if let Some(p) = std::env::var_os("KOSHOGI_PYTHON") {
+        candidates.push(p.into());
+    }
+    if let Ok(torch) = std::fs::canonicalize(workspace.join(".libtorch")) {
+        // .libtorch -> <venv>/lib/pythonX.Y/site-packages/torch
+        if let Some(venv) = torch.ancestors().nth(4) {
+            candidates.push(venv.join("bin/python"));
+        }
+    }
+    if let Some(home) = std::env::var_os("HOME") {
+        candidates.push(Path::new(&home).join(".cache/koshogi-zero/torch-2.13.0/venv/bin/python"));
+    }
+    candidates.push("python3".into());
+    candidates.into_iter().find(|python| {
+        Command::new(python)
+            .args(["-c", &format!("import {imports}")])
+            .output()
+            .is_ok_and(|o| o.status.success())
+    })
+}
