@@ -12,5 +12,8 @@ echo "== cargo fmt --check"
 cargo fmt --all -- --check
 echo "== cargo clippy --all-targets -- -D warnings"
 cargo clippy --workspace --all-targets -- -D warnings
+# The web viewer's end-to-end test drives headless Chromium (installed here when missing).
+echo "== scripts/setup-chromium.sh"
+bash "$repo_root/scripts/setup-chromium.sh"
 echo "== cargo test"
 cargo test --workspace

@@ -42,6 +42,8 @@ enum Command {
     Perft(commands::perft::PerftArgs),
     /// Print a position (or a recorded game's position) as a board with its derived rules state.
     Show(commands::show::ShowArgs),
+    /// Web viewer of a run: browse games, the network's view, play a checkpoint, training curves.
+    Serve(commands::serve::ServeArgs),
     /// Measure throughput with peak memory: `koshogi bench nn|search|train|arena`.
     Bench(commands::bench::BenchArgs),
     /// Show the compute device, libtorch version and thread counts that would be used.
@@ -74,6 +76,7 @@ fn main() {
         Command::Run(args) => commands::run::run(args),
         Command::Selfplay(args) => commands::selfplay::run(args),
         Command::Show(args) => commands::show::run(args),
+        Command::Serve(args) => commands::serve::run(args),
         Command::Train(args) => commands::train::run(args),
         Command::Bench(args) => commands::bench::run(args),
     };

@@ -10,6 +10,8 @@ pub enum MetricsError {
         #[source]
         source: std::io::Error,
     },
+    #[error("corrupt event file {path}: {reason}")]
+    Corrupt { path: PathBuf, reason: String },
 }
 
 impl MetricsError {
@@ -17,6 +19,13 @@ impl MetricsError {
         MetricsError::Io {
             path: path.into(),
             source,
+        }
+    }
+
+    pub(crate) fn corrupt(path: impl Into<PathBuf>, reason: impl Into<String>) -> MetricsError {
+        MetricsError::Corrupt {
+            path: path.into(),
+            reason: reason.into(),
         }
     }
 }

@@ -1,8 +1,10 @@
-//! Just enough of the protobuf wire format to encode TensorBoard's `Event` messages.
+//! Just enough of the protobuf wire format to encode TensorBoard's `Event` messages, and to walk
+//! the fields of one when reading scalars back ([`crate::event_reader`]).
 //!
-//! Encoding is a handful of rules (varint tags, fixed-width doubles/floats, length-prefixed
-//! nested messages); the four messages we emit are written out in [`crate::event`]. Doing it by
-//! hand avoids a code generator, `.proto` files and a protobuf runtime for a write-only use.
+//! The wire format is a handful of rules (varint tags, fixed-width doubles/floats,
+//! length-prefixed nested messages); the messages we emit are written out in
+//! [`crate::event_writer`]. Doing it by hand avoids a code generator, `.proto` files and a
+//! protobuf runtime for the few messages we need.
 
 /// Wire types (the low three bits of a field key).
 const VARINT: u8 = 0;
@@ -80,6 +82,92 @@ impl Message {
     }
 }
 
+/// One field of an encoded message, as [`Fields`] yields it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum FieldValue<'a> {
+    Varint(u64),
+    Fixed64([u8; 8]),
+    Fixed32([u8; 4]),
+    /// Strings, bytes, nested messages and packed repeated fields.
+    LengthDelimited(&'a [u8]),
+}
+
+/// Why bytes are not a well-formed protobuf message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum DecodeError {
+    #[error("message ends inside a field")]
+    Truncated,
+    #[error("varint longer than ten bytes")]
+    VarintTooLong,
+    #[error("unsupported wire type {0}")]
+    WireType(u8),
+}
+
+/// Iterates over the `(field number, value)` pairs of an encoded message, in wire order.
+/// Stops at the first malformed field (yielding its error).
+#[derive(Clone, Debug)]
+pub struct Fields<'a> {
+    rest: &'a [u8],
+}
+
+impl<'a> Fields<'a> {
+    pub fn new(bytes: &'a [u8]) -> Self {
+        Fields { rest: bytes }
+    }
+
+    fn take(&mut self, n: usize) -> Result<&'a [u8], DecodeError> {
+        if self.rest.len() < n {
+            return Err(DecodeError::Truncated);
+        }
+        let (head, tail) = self.rest.split_at(n);
+        self.rest = tail;
+        Ok(head)
+    }
+
+    fn varint(&mut self) -> Result<u64, DecodeError> {
+        let mut value = 0u64;
+        for i in 0..10 {
+            let byte = *self.take(1)?.first().expect("one byte");
+            value |= u64::from(byte & 0x7f) << (7 * i);
+            if byte & 0x80 == 0 {
+                return Ok(value);
+            }
+        }
+        Err(DecodeError::VarintTooLong)
+    }
+
+    fn field(&mut self) -> Result<(u32, FieldValue<'a>), DecodeError> {
+        let key = self.varint()?;
+        let number = (key >> 3) as u32;
+        let value = match (key & 7) as u8 {
+            VARINT => FieldValue::Varint(self.varint()?),
+            FIXED64 => FieldValue::Fixed64(self.take(8)?.try_into().expect("8 bytes")),
+            FIXED32 => FieldValue::Fixed32(self.take(4)?.try_into().expect("4 bytes")),
+            LENGTH_DELIMITED => {
+                let length = usize::try_from(self.varint()?).map_err(|_| DecodeError::Truncated)?;
+                FieldValue::LengthDelimited(self.take(length)?)
+            }
+            other => return Err(DecodeError::WireType(other)),
+        };
+        Ok((number, value))
+    }
+}
+
+impl<'a> Iterator for Fields<'a> {
+    type Item = Result<(u32, FieldValue<'a>), DecodeError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.rest.is_empty() {
+            return None;
+        }
+        let field = self.field();
+        if field.is_err() {
+            self.rest = &[];
+        }
+        Some(field)
+    }
+}
+
 pub(crate) fn push_varint(out: &mut Vec<u8>, mut value: u64) {
     while value >= 0x80 {
         out.push((value as u8) | 0x80);
@@ -129,5 +217,57 @@ mod tests {
         let float = Message::new().float(2, 0.5).clone().into_bytes();
         assert_eq!(float[0], 0x15);
         assert_eq!(Message::new().int64(2, -1).clone().into_bytes().len(), 11);
+    }
+
+    #[test]
+    fn fields_decode_what_message_encodes() {
+        let mut inner = Message::new();
+        inner.bytes(1, b"tag").float(2, 0.25);
+        let mut outer = Message::new();
+        outer
+            .double(1, 1.5)
+            .int64(2, -7)
+            .uint(3, 300)
+            .message(5, &inner);
+        let bytes = outer.into_bytes();
+        let fields: Vec<_> = Fields::new(&bytes).collect::<Result<_, _>>().unwrap();
+        assert_eq!(fields.len(), 4);
+        assert_eq!(fields[0], (1, FieldValue::Fixed64(1.5f64.to_le_bytes())));
+        assert_eq!(fields[1], (2, FieldValue::Varint(-7i64 as u64)));
+        assert_eq!(fields[2], (3, FieldValue::Varint(300)));
+        let FieldValue::LengthDelimited(nested) = fields[3].1 else {
+            panic!("field 5 is a nested message");
+        };
+        let nested: Vec<_> = Fields::new(nested).collect::<Result<_, _>>().unwrap();
+        assert_eq!(nested[0], (1, FieldValue::LengthDelimited(b"tag")));
+        assert_eq!(nested[1], (2, FieldValue::Fixed32(0.25f32.to_le_bytes())));
+    }
+
+    #[test]
+    fn malformed_messages_are_errors_not_panics() {
+        // Key of a double field with only three of its eight bytes.
+        assert_eq!(
+            Fields::new(&[0x09, 1, 2, 3]).next(),
+            Some(Err(DecodeError::Truncated))
+        );
+        // A string field claiming 100 bytes.
+        assert_eq!(
+            Fields::new(&[0x0a, 100, b'x']).next(),
+            Some(Err(DecodeError::Truncated))
+        );
+        // Wire type 3 (groups) is not supported.
+        assert_eq!(
+            Fields::new(&[0x0b]).next(),
+            Some(Err(DecodeError::WireType(3)))
+        );
+        assert_eq!(
+            Fields::new(&[0x08, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01])
+                .next(),
+            Some(Err(DecodeError::VarintTooLong))
+        );
+        // After an error the iterator ends.
+        let mut fields = Fields::new(&[0x0b, 0x08, 0x01]);
+        assert!(fields.next().unwrap().is_err());
+        assert_eq!(fields.next(), None);
     }
 }

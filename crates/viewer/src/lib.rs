@@ -6,4 +6,4 @@
 
 pub mod svg;
 
-pub use svg::{render_svg, LastMove};
+pub use svg::{point_centre, render_svg, LastMove, CELL, MARGIN, SIZE};

@@ -8,10 +8,14 @@ use std::fmt::Write as _;
 
 use koshogi_rules::{Color, Move, Position, Square};
 
-const CELL: f64 = 40.0;
-const MARGIN: f64 = 44.0;
+/// Distance between neighbouring points, in picture units (public so that clients such as the
+/// web viewer can map a click on the picture to a point).
+pub const CELL: f64 = 40.0;
+/// Distance from the picture's edge to the outermost lines (where the coordinates are written).
+pub const MARGIN: f64 = 44.0;
 const STONE_RADIUS: f64 = 17.5;
-const SIZE: f64 = MARGIN * 2.0 + CELL * 18.0;
+/// Width and height of the (square) picture: its `viewBox` is `0 0 SIZE SIZE`.
+pub const SIZE: f64 = MARGIN * 2.0 + CELL * 18.0;
 
 /// The move that led to the position, with the position it was played from (to tell which
 /// points lost a piece).
@@ -22,6 +26,10 @@ pub struct LastMove<'a> {
 }
 
 /// Centre of a point on the picture: file 19 at the left, rank a at the top.
+pub fn point_centre(square: Square) -> (f64, f64) {
+    centre(square)
+}
+
 fn centre(square: Square) -> (f64, f64) {
     let x = MARGIN + CELL * f64::from(19 - square.file());
     let y = MARGIN + CELL * f64::from(square.rank() - 1);
@@ -182,5 +190,27 @@ fn mark_removed(svg: &mut String, position: &Position, last: LastMove<'_>) {
             }
             _ => {}
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn corner_points_sit_on_the_margins_and_stones_are_drawn_at_their_centres() {
+        let top_left = Square::new(19, 1).unwrap();
+        let bottom_right = Square::new(1, 19).unwrap();
+        assert_eq!(point_centre(top_left), (MARGIN, MARGIN));
+        assert_eq!(point_centre(bottom_right), (SIZE - MARGIN, SIZE - MARGIN));
+        let position = Position::startpos();
+        let svg = render_svg(&position, None);
+        assert!(svg.contains(&format!(r#"viewBox="0 0 {SIZE} {SIZE}""#)));
+        let (square, _) = position.pieces().next().unwrap();
+        let (x, y) = point_centre(square);
+        assert!(
+            svg.contains(&format!(r#"<circle cx="{x}" cy="{y}""#)),
+            "{square}"
+        );
     }
 }

@@ -11,5 +11,6 @@ pub mod perft;
 pub mod play;
 pub mod run;
 pub mod selfplay;
+pub mod serve;
 pub mod show;
 pub mod train;

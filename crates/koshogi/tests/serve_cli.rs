@@ -1,0 +1,65 @@
+//! `koshogi serve` as a process: a bad run directory is a one-line error and exit code 1; on a
+//! real socket (port 0) it serves the embedded page and the JSON API, and bad requests get JSON
+//! errors.
+
+mod serve_support;
+
+use std::process::Command;
+
+use serve_support::{http, write_run, Server, RECORD_NAME};
+
+#[test]
+fn a_missing_run_directory_is_an_error_with_exit_code_1() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("no-such-run");
+    let output = Command::new(env!("CARGO_BIN_EXE_koshogi"))
+        .args(["serve", "--port", "0", "--run"])
+        .arg(&missing)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("error: run directory") && stderr.contains("no-such-run"),
+        "{stderr}"
+    );
+    assert!(output.stdout.is_empty());
+}
+
+#[test]
+fn the_page_and_the_api_are_served_on_a_free_port() {
+    let dir = tempfile::tempdir().unwrap();
+    write_run(dir.path());
+    let server = Server::start(dir.path());
+    let address = server.address();
+
+    let (status, page) = http(&address, "GET", "/", None);
+    assert_eq!(status, 200);
+    assert!(page.contains("<script src=\"/app.js\">"), "{page}");
+    let (status, script) = http(&address, "GET", "/app.js", None);
+    assert_eq!(status, 200);
+    assert!(script.contains("/api/play/move"));
+
+    let (status, games) = http(&address, "GET", "/api/games", None);
+    assert_eq!(status, 200);
+    let games: serde_json::Value = serde_json::from_str(&games).unwrap();
+    assert_eq!(games["games"][0]["name"], RECORD_NAME);
+
+    let (status, body) = http(
+        &address,
+        "GET",
+        "/api/game?name=..%2F..%2Fetc%2Fpasswd",
+        None,
+    );
+    assert_eq!(status, 400, "{body}");
+    let error: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert!(error["error"]
+        .as_str()
+        .unwrap()
+        .contains("invalid game name"));
+
+    let (status, body) = http(&address, "POST", "/api/play/new", Some("{not json"));
+    assert_eq!(status, 400, "{body}");
+    let (status, _) = http(&address, "DELETE", "/api/games", None);
+    assert_eq!(status, 405);
+}

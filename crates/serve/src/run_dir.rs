@@ -1,0 +1,361 @@
+//! The files of a run directory the viewer reads: game records (self-play's `games/*.txt`, the
+//! ladder's `arena/games/<a>_vs_<b>/from-<n>/*.txt`), checkpoints (`checkpoints/step-*`), TensorBoard logs
+//! (`tb/`) and the ladder table (`arena/ladder.csv`).
+//!
+//! Names coming from the page are checked before they touch the file system: a game is named by
+//! its path relative to the run (`games/game-00ab.txt`), made only of plain components (letters,
+//! digits, `_`, `-`, `.`, not starting with a dot) under `games/` or `arena/`, and must resolve to
+//! a file inside the run (no `..`, no absolute paths, no symbolic link leading out).
+
+use std::io::BufRead;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use crate::error::{ApiError, ServeError};
+
+/// Deepest game record path accepted (`arena/games/<pair>/from-N/game-N.txt` has five).
+const MAX_NAME_COMPONENTS: usize = 6;
+/// Directory levels searched for records below `arena/games` (pair, then the `from-N` batch).
+const ARENA_RECORD_DEPTH: usize = 3;
+
+/// A run directory, canonicalised.
+#[derive(Clone, Debug)]
+pub struct RunDir {
+    root: PathBuf,
+}
+
+/// One game record of the run, with the header tags the list shows.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct GameEntry {
+    /// Path relative to the run, `/`-separated: what the API takes as `name`.
+    pub name: String,
+    /// `selfplay` (under `games/`) or `arena` (under `arena/`).
+    pub source: &'static str,
+    pub black: String,
+    pub white: String,
+    /// `1-0`, `0-1`, `1/2-1/2` or `*`.
+    pub result: String,
+    pub termination: String,
+    pub plies: Option<usize>,
+    /// Seconds since the Unix epoch (newest games first in the list).
+    pub modified: u64,
+}
+
+/// One checkpoint directory of the run.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct CheckpointEntry {
+    /// Directory name, e.g. `step-000001200` (what the API takes as `checkpoint`).
+    pub name: String,
+    pub step: u64,
+}
+
+impl RunDir {
+    pub fn open(path: &Path) -> Result<RunDir, ServeError> {
+        match path.canonicalize() {
+            Ok(root) if root.is_dir() => Ok(RunDir { root }),
+            _ => Err(ServeError::NoRunDir(path.to_path_buf())),
+        }
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    pub fn tensorboard_dir(&self) -> PathBuf {
+        self.root.join("tb")
+    }
+
+    pub fn ladder_csv(&self) -> PathBuf {
+        self.root.join("arena").join("ladder.csv")
+    }
+
+    /// Every game record, newest first (then by name).
+    pub fn list_games(&self) -> Vec<GameEntry> {
+        let mut games = Vec::new();
+        self.collect_games(&self.root.join("games"), "games", "selfplay", 1, &mut games);
+        self.collect_games(
+            &self.root.join("arena").join("games"),
+            "arena/games",
+            "arena",
+            ARENA_RECORD_DEPTH,
+            &mut games,
+        );
+        games.sort_by(|a, b| b.modified.cmp(&a.modified).then(a.name.cmp(&b.name)));
+        games
+    }
+
+    fn collect_games(
+        &self,
+        dir: &Path,
+        prefix: &str,
+        source: &'static str,
+        depth: usize,
+        out: &mut Vec<GameEntry>,
+    ) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let file_name = entry.file_name().to_string_lossy().into_owned();
+            if !is_plain_component(&file_name) {
+                continue;
+            }
+            let path = entry.path();
+            let name = format!("{prefix}/{file_name}");
+            if path.is_dir() && depth > 1 {
+                self.collect_games(&path, &name, source, depth - 1, out);
+            } else if path.is_file() && file_name.ends_with(".txt") {
+                let modified = entry
+                    .metadata()
+                    .and_then(|m| m.modified())
+                    .ok()
+                    .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                    .map_or(0, |d| d.as_secs());
+                let tags = read_header_tags(&path);
+                let tag = |key: &str| {
+                    tags.iter()
+                        .find(|(k, _)| k == key)
+                        .map(|(_, v)| v.clone())
+                        .unwrap_or_default()
+                };
+                out.push(GameEntry {
+                    name,
+                    source,
+                    black: tag("Black"),
+                    white: tag("White"),
+                    result: Some(tag("Result"))
+                        .filter(|r| !r.is_empty())
+                        .unwrap_or_else(|| "*".into()),
+                    termination: tag("Termination"),
+                    plies: tag("Plies").parse().ok(),
+                    modified,
+                });
+            }
+        }
+    }
+
+    /// The file of a game record named as in [`GameEntry::name`]; rejects anything else.
+    pub fn game_path(&self, name: &str) -> Result<PathBuf, ApiError> {
+        let invalid = || {
+            ApiError::bad_request(format!(
+                "invalid game name {name:?}: expected a record path inside the run such as games/game-0001.txt"
+            ))
+        };
+        let components: Vec<&str> = name.split('/').collect();
+        let under_games = components.first() == Some(&"games")
+            || components.get(..2) == Some(&["arena", "games"][..]);
+        if !under_games
+            || components.len() > MAX_NAME_COMPONENTS
+            || !components.iter().all(|c| is_plain_component(c))
+            || !name.ends_with(".txt")
+        {
+            return Err(invalid());
+        }
+        let path = components
+            .iter()
+            .fold(self.root.clone(), |path, component| path.join(component));
+        let resolved = path
+            .canonicalize()
+            .map_err(|_| ApiError::not_found(format!("no game record {name}")))?;
+        if !resolved.starts_with(&self.root) || !resolved.is_file() {
+            return Err(invalid());
+        }
+        Ok(resolved)
+    }
+
+    /// The run's checkpoints by step (unreadable or temporary directories are skipped).
+    pub fn list_checkpoints(&self) -> Vec<CheckpointEntry> {
+        let Ok(entries) = std::fs::read_dir(self.root.join("checkpoints")) else {
+            return Vec::new();
+        };
+        let mut checkpoints: Vec<CheckpointEntry> = entries
+            .flatten()
+            .filter(|e| e.path().is_dir())
+            .filter_map(|e| {
+                let name = e.file_name().to_string_lossy().into_owned();
+                let step = checkpoint_step(&name)?;
+                Some(CheckpointEntry { name, step })
+            })
+            .collect();
+        checkpoints.sort_by_key(|c| c.step);
+        checkpoints
+    }
+
+    /// The model card of the checkpoint directory `name` (`step-<digits>`).
+    pub fn checkpoint_card(&self, name: &str) -> Result<PathBuf, ApiError> {
+        if checkpoint_step(name).is_none() {
+            return Err(ApiError::bad_request(format!(
+                "invalid checkpoint name {name:?}: expected step-<digits>"
+            )));
+        }
+        let dir = self.root.join("checkpoints").join(name);
+        if !dir.is_dir() {
+            return Err(ApiError::not_found(format!("no checkpoint {name}")));
+        }
+        koshogi_nn::checkpoint::resolve_card(&dir).map_err(|e| ApiError::not_found(e.to_string()))
+    }
+}
+
+/// `step-<digits>` → the step.
+fn checkpoint_step(name: &str) -> Option<u64> {
+    let digits = name.strip_prefix("step-")?;
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    digits.parse().ok()
+}
+
+/// A file or directory name without anything that could leave or hide in a directory.
+fn is_plain_component(component: &str) -> bool {
+    !component.is_empty()
+        && !component.starts_with('.')
+        && component
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
+}
+
+/// The `[Name "value"]` lines at the top of a record (the moves are not read).
+fn read_header_tags(path: &Path) -> Vec<(String, String)> {
+    let Ok(file) = std::fs::File::open(path) else {
+        return Vec::new();
+    };
+    let mut tags = Vec::new();
+    for line in std::io::BufReader::new(file).lines().map_while(Result::ok) {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with(';') {
+            if tags.is_empty() {
+                continue;
+            }
+            break;
+        }
+        let Some(inner) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) else {
+            break;
+        };
+        if let Some((name, value)) = inner.split_once(' ') {
+            tags.push((name.to_string(), value.trim().trim_matches('"').to_string()));
+        }
+    }
+    tags
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run_with_files() -> (tempfile::TempDir, RunDir) {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::create_dir_all(root.join("games")).unwrap();
+        std::fs::create_dir_all(root.join("arena/games/step-1_vs_step-0/from-000000")).unwrap();
+        std::fs::create_dir_all(root.join("checkpoints/step-000000100")).unwrap();
+        std::fs::create_dir_all(root.join("checkpoints/step-000000020")).unwrap();
+        std::fs::create_dir_all(root.join("checkpoints/.tmp-step-000000200")).unwrap();
+        std::fs::write(
+            root.join("games/game-01.txt"),
+            "[Event \"koshogi selfplay\"]\n[Black \"step 3\"]\n[White \"step 3\"]\n[Plies \"0\"]\n[Result \"1/2-1/2\"]\n[Termination \"max plies\"]\n\n1/2-1/2\n",
+        )
+        .unwrap();
+        std::fs::write(
+            root.join("arena/games/step-1_vs_step-0/from-000000/game-000000.txt"),
+            "[Black \"step-1\"]\n[White \"step-0\"]\n\n*\n",
+        )
+        .unwrap();
+        std::fs::write(root.join("games/notes.md"), "not a record").unwrap();
+        std::fs::write(root.join("secret.txt"), "outside games/").unwrap();
+        let run = RunDir::open(root).unwrap();
+        (dir, run)
+    }
+
+    #[test]
+    fn games_of_self_play_and_the_arena_are_listed_with_their_tags() {
+        let (_dir, run) = run_with_files();
+        let mut games = run.list_games();
+        games.sort_by(|a, b| a.name.cmp(&b.name));
+        let names: Vec<&str> = games.iter().map(|g| g.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "arena/games/step-1_vs_step-0/from-000000/game-000000.txt",
+                "games/game-01.txt"
+            ]
+        );
+        assert_eq!(games[0].source, "arena");
+        assert_eq!(games[0].result, "*");
+        assert_eq!(games[1].source, "selfplay");
+        assert_eq!(games[1].black, "step 3");
+        assert_eq!(games[1].result, "1/2-1/2");
+        assert_eq!(games[1].termination, "max plies");
+        assert_eq!(games[1].plies, Some(0));
+        for game in &games {
+            assert!(run.game_path(&game.name).is_ok(), "{}", game.name);
+        }
+    }
+
+    #[test]
+    fn game_names_that_leave_the_records_are_rejected() {
+        let (dir, run) = run_with_files();
+        let outside = dir.path().parent().unwrap().join("escape.txt");
+        for name in [
+            "../escape.txt",
+            "games/../secret.txt",
+            "games/../../escape.txt",
+            "secret.txt",
+            "/etc/passwd",
+            outside.to_str().unwrap(),
+            "games/.hidden.txt",
+            "games//game-01.txt",
+            "games\\..\\secret.txt",
+            "games/notes.md",
+            "arena/ladder.csv",
+            "",
+        ] {
+            let err = run.game_path(name).unwrap_err();
+            assert_eq!(err.status, 400, "{name}: {err}");
+        }
+        assert_eq!(run.game_path("games/missing.txt").unwrap_err().status, 404);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_symbolic_link_out_of_the_run_is_rejected() {
+        let (dir, run) = run_with_files();
+        let outside = tempfile::tempdir().unwrap();
+        std::fs::write(outside.path().join("x.txt"), "[Result \"*\"]\n").unwrap();
+        std::os::unix::fs::symlink(
+            outside.path().join("x.txt"),
+            dir.path().join("games/link.txt"),
+        )
+        .unwrap();
+        assert_eq!(run.game_path("games/link.txt").unwrap_err().status, 400);
+    }
+
+    #[test]
+    fn checkpoints_are_listed_by_step_and_bad_names_rejected() {
+        let (_dir, run) = run_with_files();
+        let steps: Vec<u64> = run.list_checkpoints().iter().map(|c| c.step).collect();
+        assert_eq!(steps, [20, 100]);
+        for name in [
+            "../step-1",
+            "step-",
+            "step-1/../../x",
+            "checkpoints",
+            "step-12a",
+        ] {
+            assert_eq!(run.checkpoint_card(name).unwrap_err().status, 400, "{name}");
+        }
+        assert_eq!(run.checkpoint_card("step-999").unwrap_err().status, 404);
+        // A directory without a model card.
+        assert_eq!(
+            run.checkpoint_card("step-000000100").unwrap_err().status,
+            404
+        );
+    }
+
+    #[test]
+    fn a_missing_run_directory_is_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let err = RunDir::open(&dir.path().join("nope")).unwrap_err();
+        assert!(err.to_string().contains("no such directory"), "{err}");
+    }
+}
