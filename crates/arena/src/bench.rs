@@ -99,12 +99,13 @@ fn measure<P: Player<Game>>(
         seed: 2,
         sprt: None,
         output_dir: None,
+        cap_material_margin: None,
     };
     let mut timed = Timed::new(player);
     if warm_up {
         let start = Instant::now();
         run_match(
-            &|| new_game(&options, args.max_plies),
+            &|| new_game(&options, args.max_plies, None),
             &mut timed,
             &mut RandomPlayer::new(),
             &settings,
@@ -120,7 +121,7 @@ fn measure<P: Player<Game>>(
     settings.seed = 1;
     let start = Instant::now();
     let report = run_match(
-        &|| new_game(&options, args.max_plies),
+        &|| new_game(&options, args.max_plies, None),
         &mut timed,
         &mut RandomPlayer::new(),
         &settings,

@@ -104,6 +104,7 @@ mod tests {
                 seed: 3,
                 sprt: sprt.then(|| SprtSettings::new(0.0, 30.0, 0.05, 0.05).unwrap()),
                 output_dir: None,
+                cap_material_margin: None,
             },
             required_score: 0.5,
         }

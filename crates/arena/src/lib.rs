@@ -34,6 +34,7 @@ pub mod player;
 pub mod player_spec;
 pub mod players;
 pub mod record;
+pub mod repetition;
 pub mod sprt;
 #[cfg(test)]
 pub(crate) mod toy;

@@ -34,8 +34,11 @@ pub struct MatchSettings {
     /// Games to play (the SPRT may stop earlier). Rounded up to an even number so every opening
     /// is played with both colours.
     pub games: usize,
-    /// Plies after which an unfinished game is adjudicated a draw.
+    /// Plies after which an unfinished game is adjudicated a draw (or by material, below).
     pub max_plies: u32,
+    /// With `Some(margin)`, a game stopped at `max_plies` goes to the side with at least
+    /// `margin` more pieces (Ko shogi's `new_game` reads it; the match runner itself does not).
+    pub cap_material_margin: Option<u32>,
     /// Random plies at the start of each opening.
     pub opening_plies: u32,
     /// Games in flight at once.
@@ -51,6 +54,7 @@ impl Default for MatchSettings {
         Self {
             games: 100,
             max_plies: 400,
+            cap_material_margin: None,
             opening_plies: 4,
             parallel_games: 32,
             seed: 0,
@@ -509,6 +513,7 @@ mod tests {
             seed: 7,
             sprt: None,
             output_dir: None,
+            cap_material_margin: None,
         }
     }
 

@@ -8,7 +8,8 @@
 //! probable move (ties broken by the request's seed), the search player runs Gumbel search with
 //! `gumbel_scale = 0` (no root noise) unless told otherwise. Variety between games comes from the
 //! arena's random openings. Each move starts a fresh tree (no reuse across moves), so a move
-//! depends only on the position and the request's seed.
+//! depends only on the game and the request's seed. Unless `avoid_repetition` is off, both take
+//! their best move that does not recreate an earlier position ([`crate::repetition`]).
 
 use std::path::Path;
 
@@ -23,6 +24,7 @@ use koshogi_rules::{Game, Move, RulesOptions};
 use rand::Rng;
 
 use crate::player::{MoveRequest, Player, PlayerError};
+use crate::repetition::{first_fresh_move, ranked_by_score};
 pub use koshogi_nn::checkpoint::{resolve_card, CheckpointPathError};
 
 /// The rule options a checkpoint was trained under (default options if the card's are unreadable).
@@ -42,6 +44,7 @@ pub struct PolicyPlayer {
     name: String,
     model: InferenceModel,
     evaluations: Vec<NetEvaluation>,
+    avoid_repetition: bool,
 }
 
 impl PolicyPlayer {
@@ -59,7 +62,14 @@ impl PolicyPlayer {
             name: name.into(),
             model,
             evaluations: Vec::new(),
+            avoid_repetition: true,
         }
+    }
+
+    /// Whether to prefer moves that do not repeat a position (on by default).
+    pub fn with_avoid_repetition(mut self, avoid: bool) -> Self {
+        self.avoid_repetition = avoid;
+        self
     }
 }
 
@@ -104,7 +114,13 @@ impl Player<Game> for PolicyPlayer {
                         game_index: request.game_index,
                     });
                 }
-                Ok(moves[top[request.rng().random_range(0..top.len())]])
+                let best = moves[top[request.rng().random_range(0..top.len())]];
+                if !self.avoid_repetition {
+                    return Ok(best);
+                }
+                let ranked =
+                    std::iter::once(best).chain(ranked_by_score(moves, &evaluation.policy));
+                Ok(first_fresh_move(request.game, ranked).unwrap_or(best))
             })
             .collect()
     }
@@ -116,6 +132,7 @@ pub struct MctsPlayer {
     name: String,
     driver: SearchDriver<Game>,
     config: SearchConfig,
+    avoid_repetition: bool,
 }
 
 impl MctsPlayer {
@@ -150,7 +167,14 @@ impl MctsPlayer {
             name: name.into(),
             driver: SearchDriver::new(eval, DriverConfig::default()),
             config,
+            avoid_repetition: true,
         }
+    }
+
+    /// Whether to prefer moves that do not repeat a position (on by default).
+    pub fn with_avoid_repetition(mut self, avoid: bool) -> Self {
+        self.avoid_repetition = avoid;
+        self
     }
 
     /// What the batching driver has done so far (batches, positions evaluated, waiting time).
@@ -191,10 +215,16 @@ impl Player<Game> for MctsPlayer {
             .map_err(|e| failed(&self.name, e))?;
         searches
             .iter_mut()
-            .map(|s| {
-                s.result()
-                    .map(|r| r.chosen_move)
-                    .map_err(|e| failed(&self.name, e))
+            .zip(requests)
+            .map(|(s, request)| {
+                let result = s.result().map_err(|e| failed(&self.name, e))?;
+                if !self.avoid_repetition {
+                    return Ok(result.chosen_move);
+                }
+                // The search's choice first, then the rest by its improved policy.
+                let ranked = std::iter::once(result.chosen_move)
+                    .chain(ranked_by_score(&result.moves, &result.policy));
+                Ok(first_fresh_move(request.game, ranked).unwrap_or(result.chosen_move))
             })
             .collect()
     }

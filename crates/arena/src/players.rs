@@ -15,6 +15,9 @@ pub struct PlayerOptions {
     pub runtime: RuntimeConfig,
     /// Simulations for `mcts:<ckpt>` without an explicit count.
     pub default_simulations: u32,
+    /// Network players take their best move that does not repeat a position
+    /// ([`crate::repetition`]); off, deterministic players often draw by fourfold repetition.
+    pub avoid_repetition: bool,
 }
 
 impl Default for PlayerOptions {
@@ -22,6 +25,7 @@ impl Default for PlayerOptions {
         Self {
             runtime: RuntimeConfig::default(),
             default_simulations: 32,
+            avoid_repetition: true,
         }
     }
 }
@@ -61,7 +65,8 @@ pub fn build_player(
             let card_path = resolve_card(checkpoint)?;
             let card = read_card(&card_path).map_err(|e| load_error(e.to_string()))?;
             let player = PolicyPlayer::load(&card_path, &options.runtime, spec.to_string())
-                .map_err(|e| load_error(e.to_string()))?;
+                .map_err(|e| load_error(e.to_string()))?
+                .with_avoid_repetition(options.avoid_repetition);
             BuiltPlayer {
                 player: Box::new(player),
                 rules_options: Some(card_rules_options(&card)),
@@ -76,7 +81,8 @@ pub fn build_player(
             let config =
                 MctsPlayer::evaluation_config(simulations.unwrap_or(options.default_simulations));
             let player = MctsPlayer::load(&card_path, &options.runtime, config, spec.to_string())
-                .map_err(|e| load_error(e.to_string()))?;
+                .map_err(|e| load_error(e.to_string()))?
+                .with_avoid_repetition(options.avoid_repetition);
             BuiltPlayer {
                 player: Box::new(player),
                 rules_options: Some(card_rules_options(&card)),

@@ -15,6 +15,7 @@ fn settings(games: usize, max_plies: u32) -> MatchSettings {
         seed: 11,
         sprt: None,
         output_dir: None,
+        cap_material_margin: None,
     }
 }
 
@@ -25,7 +26,7 @@ fn greedy_beats_random_decisively() {
     let mut s = settings(20, 300);
     s.output_dir = Some(dir.path().to_path_buf());
     let report = run_match(
-        &|| new_game(&options, s.max_plies),
+        &|| new_game(&options, s.max_plies, None),
         &mut GreedyPlayer::new(),
         &mut RandomPlayer::new(),
         &s,
@@ -73,7 +74,7 @@ fn identical_random_players_score_about_half() {
     let n = 80;
     let s = settings(n, 3000);
     let report = run_match(
-        &|| new_game(&options, s.max_plies),
+        &|| new_game(&options, s.max_plies, None),
         &mut RandomPlayer::named("random-1"),
         &mut RandomPlayer::named("random-2"),
         &s,
@@ -93,4 +94,39 @@ fn identical_random_players_score_about_half() {
         "{}",
         report.summary()
     );
+}
+
+#[test]
+fn material_adjudication_scores_capped_games_by_piece_count() {
+    let options = RulesOptions::default();
+    let play = |cap_material_margin| {
+        let s = MatchSettings {
+            cap_material_margin,
+            ..settings(8, 30)
+        };
+        run_match(
+            &|| new_game(&options, s.max_plies, s.cap_material_margin),
+            &mut GreedyPlayer::new(),
+            &mut RandomPlayer::new(),
+            &s,
+            &mut (),
+        )
+        .unwrap()
+    };
+    // 30 plies are far too few to destroy a command: without adjudication every game is drawn.
+    let plain = play(None);
+    assert_eq!(plain.wdl.draws, 8, "{}", plain.summary());
+    assert!(plain.games.iter().all(|g| g.termination == "max plies"));
+    // With it, the material grabber is ahead after 15 moves of its own in most games.
+    let adjudicated = play(Some(2));
+    assert!(adjudicated.wdl.wins >= 6, "{}", adjudicated.summary());
+    assert_eq!(adjudicated.wdl.losses, 0, "{}", adjudicated.summary());
+    for g in adjudicated
+        .games
+        .iter()
+        .filter(|g| g.score_a == GameScore::Win)
+    {
+        assert_eq!(g.termination, "material at max plies", "{g:?}");
+        assert_eq!(g.plies, 30);
+    }
 }

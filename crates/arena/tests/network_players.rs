@@ -55,6 +55,7 @@ fn settings(games: usize, max_plies: u32) -> MatchSettings {
         seed: 5,
         sprt: None,
         output_dir: None,
+        cap_material_margin: None,
     }
 }
 
@@ -65,7 +66,7 @@ fn policy_player_takes_the_networks_most_probable_move() {
     let mut player = PolicyPlayer::load(&card, &cpu(), "policy").unwrap();
     let (mut reference, _) = InferenceModel::load(&card, &cpu()).unwrap();
 
-    let mut game = new_game(&RulesOptions::default(), 100);
+    let mut game = new_game(&RulesOptions::default(), 100, None);
     for ply in 0..6u64 {
         let request = MoveRequest {
             game: &game,
@@ -108,7 +109,7 @@ fn network_players_play_complete_legal_matches() {
     let s = settings(4, 40);
     let mut policy = PolicyPlayer::load(&card, &cpu(), "policy").unwrap();
     let report = run_match(
-        &|| new_game(&options, s.max_plies),
+        &|| new_game(&options, s.max_plies, None),
         &mut policy,
         &mut RandomPlayer::new(),
         &s,
@@ -121,7 +122,7 @@ fn network_players_play_complete_legal_matches() {
     let mut mcts =
         MctsPlayer::load(&card, &cpu(), MctsPlayer::evaluation_config(4), "mcts").unwrap();
     let report = run_match(
-        &|| new_game(&options, s.max_plies),
+        &|| new_game(&options, s.max_plies, None),
         &mut mcts,
         &mut GreedyPlayer::new(),
         &s,

@@ -250,3 +250,40 @@ fn checkpoint_steps_or_empty(run: &Path) -> Vec<u64> {
         Vec::new()
     }
 }
+
+#[test]
+fn a_time_limit_stops_the_run_with_a_final_checkpoint() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = write_config(dir.path());
+    let run = dir.path().join("run");
+    let started = std::time::Instant::now();
+    // 0.05 minutes = 3 s; --steps 0 trains until stopped.
+    let out = koshogi(&[
+        "run",
+        "--config",
+        &config,
+        "--run",
+        run.to_str().unwrap(),
+        "--steps",
+        "0",
+        "--minutes",
+        "0.05",
+    ]);
+    let stdout = ok(&out);
+    assert!(
+        started.elapsed().as_secs() < 120,
+        "the run did not stop in time"
+    );
+    let end_step: u64 = stdout
+        .split("trained steps 0 -> ")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no summary line in {stdout}"));
+    assert!(checkpoint_steps(&run).contains(&end_step), "{stdout}");
+
+    let bad = koshogi(&["run", "--config", &config, "--minutes", "0"]);
+    assert!(!bad.status.success());
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(err.contains("positive number of minutes"), "{err}");
+}

@@ -28,6 +28,8 @@ pub struct Game {
     position: Position,
     options: RulesOptions,
     max_plies: Option<u32>,
+    /// At the cap, a side this many pieces ahead wins instead of a draw (engine-side, §10.8).
+    cap_material_margin: Option<u32>,
     history: Vec<Played>,
     /// Hash of every position of the game, the current one last.
     hashes: Vec<u64>,
@@ -47,17 +49,36 @@ impl Game {
             position,
             options,
             max_plies: None,
+            cap_material_margin: None,
             history: Vec::new(),
             hashes,
             outcome: OnceLock::new(),
         }
     }
 
-    /// Sets the adjudication cap: after this many moves of this game the result is a draw.
+    /// Sets the adjudication cap: after this many moves of this game the result is a draw
+    /// (or a material win, see [`Game::with_material_adjudication`]).
     pub fn with_max_plies(mut self, max_plies: Option<u32>) -> Game {
         self.max_plies = max_plies;
         self.outcome = OnceLock::new();
         self
+    }
+
+    /// Scores a game stopped at the `max_plies` cap by material: the side with at least
+    /// `margin` more pieces on the board wins ([`WinReason::MaterialAdjudication`]), a smaller
+    /// difference is a draw. `None` (the default) keeps every capped game a draw. Not a rule of
+    /// Ko shogi (§10.8): self-play uses it because early games almost never finish, so a
+    /// draw-only cap leaves the value target empty; the arena uses it to score such games.
+    /// A margin of 0 is treated as 1 (equal material never has a winner).
+    pub fn with_material_adjudication(mut self, margin: Option<u32>) -> Game {
+        self.cap_material_margin = margin.map(|m| m.max(1));
+        self.outcome = OnceLock::new();
+        self
+    }
+
+    /// The material margin that decides a capped game, if any.
+    pub fn material_adjudication(&self) -> Option<u32> {
+        self.cap_material_margin
     }
 
     /// The current position.
@@ -202,10 +223,27 @@ impl Game {
         }
         if let Some(max) = self.max_plies {
             if self.plies_played() >= max {
-                return Some(Outcome::Draw(DrawReason::MaxPlies));
+                return Some(self.capped_outcome());
             }
         }
         None
+    }
+
+    /// The result of a game stopped at the ply cap.
+    fn capped_outcome(&self) -> Outcome {
+        let Some(margin) = self.cap_material_margin else {
+            return Outcome::Draw(DrawReason::MaxPlies);
+        };
+        let black = i64::from(self.position.piece_count(Color::Black));
+        let white = i64::from(self.position.piece_count(Color::White));
+        let lead = black - white;
+        if lead.unsigned_abs() < u64::from(margin) {
+            return Outcome::Draw(DrawReason::MaxPlies);
+        }
+        Outcome::Win {
+            winner: if lead > 0 { Color::Black } else { Color::White },
+            reason: WinReason::MaterialAdjudication,
+        }
     }
 
     /// §10.5: the player all of whose moves between the first and the fourth occurrence of the
@@ -483,6 +521,62 @@ mod tests {
         play(&mut g, "10m-10h");
         assert_eq!(g.outcome(), None);
         play(&mut g, "19f-19g");
+        assert_eq!(g.outcome(), Some(Outcome::Draw(DrawReason::MaxPlies)));
+    }
+
+    #[test]
+    fn material_adjudication_gives_a_capped_game_to_the_side_ahead_by_the_margin() {
+        // Black: a general and `black` pawns; White: a general and `white` pawns.
+        let capped = |black: u8, white: u8, margin: Option<u32>| {
+            let mut pieces = vec![("10s".to_string(), Black, General)];
+            pieces.push(("10a".to_string(), White, General));
+            pieces.extend((1..=black).map(|f| (format!("{f}m"), Black, Pawn)));
+            pieces.extend((1..=white).map(|f| (format!("{f}g"), White, Pawn)));
+            let pieces: Vec<(&str, Color, crate::PieceKind)> = pieces
+                .iter()
+                .map(|(s, c, k)| (s.as_str(), *c, *k))
+                .collect();
+            Game::from_position(setup(&pieces, Black), RulesOptions::default())
+                .with_max_plies(Some(0))
+                .with_material_adjudication(margin)
+                .outcome()
+        };
+        let material_win = |winner| {
+            Some(Outcome::Win {
+                winner,
+                reason: WinReason::MaterialAdjudication,
+            })
+        };
+        let cap_draw = Some(Outcome::Draw(DrawReason::MaxPlies));
+        assert_eq!(capped(3, 1, Some(2)), material_win(Black));
+        assert_eq!(capped(0, 5, Some(2)), material_win(White));
+        assert_eq!(
+            capped(2, 1, Some(2)),
+            cap_draw,
+            "one ahead is below the margin"
+        );
+        assert_eq!(capped(2, 2, Some(1)), cap_draw);
+        assert_eq!(
+            capped(6, 0, None),
+            cap_draw,
+            "without adjudication a cap is a draw"
+        );
+        assert_eq!(
+            capped(1, 0, Some(0)),
+            material_win(Black),
+            "margin 0 acts as 1"
+        );
+    }
+
+    #[test]
+    fn material_adjudication_only_applies_at_the_cap() {
+        let mut g = Game::new(RulesOptions::default())
+            .with_max_plies(Some(2))
+            .with_material_adjudication(Some(1));
+        play(&mut g, "10m-10h");
+        assert_eq!(g.outcome(), None);
+        play(&mut g, "19f-19g");
+        // Equal material at the cap: still a draw.
         assert_eq!(g.outcome(), Some(Outcome::Draw(DrawReason::MaxPlies)));
     }
 

@@ -88,6 +88,10 @@ pub fn termination_text(outcome: Outcome) -> &'static str {
             reason: WinReason::Resignation,
             ..
         } => "resignation",
+        Outcome::Win {
+            reason: WinReason::MaterialAdjudication,
+            ..
+        } => "material at max plies",
         Outcome::Draw(DrawReason::Repetition) => "fourfold repetition",
         Outcome::Draw(DrawReason::NoLegalMoves) => "no legal moves",
         Outcome::Draw(DrawReason::MutualDestruction) => "mutual destruction",

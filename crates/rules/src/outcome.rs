@@ -16,6 +16,10 @@ pub enum WinReason {
     /// The loser resigned (§10.8). Never produced by the rules engine: players and adjudicators
     /// (self-play, the arena, an engine client) record it.
     Resignation,
+    /// The game reached an engine-side ply cap and the winner had enough more pieces left
+    /// (`Game::with_material_adjudication`: self-play's `cap_result = "material"`, the arena's
+    /// `--cap-material`). Not a rule of Ko shogi (§10.8); produced only when asked for.
+    MaterialAdjudication,
 }
 
 /// Why a game was drawn.

@@ -15,8 +15,15 @@ pub struct SelfplayConfig {
     pub workers: usize,
     /// Games each worker advances at once; their leaves share one batched network call.
     pub games_per_worker: usize,
-    /// Games are adjudicated a draw after this many plies (not a rule of Ko shogi).
+    /// Games are adjudicated after this many plies (not a rule of Ko shogi), see `cap_result`.
     pub max_plies: u32,
+    /// What a game stopped at `max_plies` scores. Early self-play rarely finishes a game (random
+    /// games last ~1,400 plies), so with `draw` almost every value target is 0; `material` gives
+    /// the value head a dense signal from the start.
+    pub cap_result: CapResult,
+    /// With `cap_result = "material"`: the side with at least this many more pieces wins; a
+    /// smaller difference is a draw.
+    pub cap_material_margin: u32,
     /// Probability that a move gets the full search (`search.simulations`) and is recorded as a
     /// policy target; the others get `cheap_simulations` and are recorded for value targets only.
     pub full_search_probability: f32,
@@ -45,6 +52,8 @@ impl Default for SelfplayConfig {
             workers: 1,
             games_per_worker: 32,
             max_plies: 600,
+            cap_result: CapResult::Draw,
+            cap_material_margin: 2,
             full_search_probability: 0.25,
             cheap_simulations: 4,
             opening_plies: 20,
@@ -56,6 +65,17 @@ impl Default for SelfplayConfig {
             save_game_records: true,
         }
     }
+}
+
+/// How a game that reaches `max_plies` is scored (engine-side adjudication, §10.8).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CapResult {
+    /// A draw, whatever the position.
+    #[default]
+    Draw,
+    /// The side ahead by at least `cap_material_margin` pieces wins, otherwise a draw.
+    Material,
 }
 
 /// Resignation: saves the tail of lost games, checked in a fraction of games where it is off.
@@ -86,6 +106,14 @@ impl Default for ResignConfig {
 }
 
 impl SelfplayConfig {
+    /// The margin for `Game::with_material_adjudication` (`None` with `cap_result = "draw"`).
+    pub fn material_adjudication(&self) -> Option<u32> {
+        match self.cap_result {
+            CapResult::Draw => None,
+            CapResult::Material => Some(self.cap_material_margin),
+        }
+    }
+
     /// Rejects settings that cannot work, with a message naming the field.
     pub fn validate(&self) -> Result<(), crate::SelfplayError> {
         let bad = |field: &str, why: &str| {
@@ -101,6 +129,12 @@ impl SelfplayConfig {
         }
         if self.max_plies == 0 {
             return bad("max_plies", "must be at least 1");
+        }
+        if self.cap_result == CapResult::Material && self.cap_material_margin == 0 {
+            return bad(
+                "cap_material_margin",
+                "must be at least 1 (equal material cannot have a winner)",
+            );
         }
         if !(0.0..=1.0).contains(&self.full_search_probability) {
             return bad("full_search_probability", "must lie in [0, 1]");

@@ -168,7 +168,9 @@ impl<'a> WorkerState<'a> {
 
     fn new_game(&mut self) -> (Search<Game>, GameInProgress) {
         let ctx = self.ctx;
-        let game = Game::new(ctx.rules).with_max_plies(Some(ctx.config.max_plies));
+        let game = Game::new(ctx.rules)
+            .with_max_plies(Some(ctx.config.max_plies))
+            .with_material_adjudication(ctx.config.material_adjudication());
         let search = Search::new(game, ctx.search.clone(), self.rng.random());
         let audit = self.rng.random::<f32>() < ctx.config.resign.disabled_fraction;
         let id = self.rng.random();
@@ -287,7 +289,14 @@ impl<'a> WorkerState<'a> {
                     ..
                 }
             ));
-            t.adjudicated += u64::from(outcome == Outcome::Draw(DrawReason::MaxPlies));
+            t.adjudicated += u64::from(matches!(
+                outcome,
+                Outcome::Draw(DrawReason::MaxPlies)
+                    | Outcome::Win {
+                        reason: WinReason::MaterialAdjudication,
+                        ..
+                    }
+            ));
             if let Some(wrong) = audit {
                 t.resign_audits += 1;
                 t.false_resignations += u64::from(wrong);

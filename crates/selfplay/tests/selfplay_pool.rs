@@ -7,9 +7,10 @@ use std::sync::Arc;
 use koshogi_mcts::{material::MaterialEvaluator, DriverConfig, SearchConfig};
 use koshogi_replay::{board, read_all_shards, shards_dir, Provenance};
 use koshogi_rules::game_record::GameRecord;
-use koshogi_rules::{Game, RulesOptions};
+use koshogi_rules::{Color, Game, RulesOptions};
 use koshogi_selfplay::{
-    run_pool, GameBudget, ModelSignals, SelfplayConfig, SelfplayStats, WorkerContext,
+    run_pool, CapResult, GameBudget, ModelSignals, ResignConfig, SelfplayConfig, SelfplayStats,
+    WorkerContext,
 };
 
 fn context(run_dir: &std::path::Path, games: u64, config: SelfplayConfig) -> WorkerContext {
@@ -173,4 +174,75 @@ fn invalid_settings_are_rejected_with_the_field_name() {
     let ctx = context(dir.path(), 1, config);
     let err = run_pool(&ctx, |_| Ok(MaterialEvaluator::default())).unwrap_err();
     assert!(err.to_string().contains("full_search_probability"), "{err}");
+}
+
+#[test]
+fn with_material_adjudication_capped_games_go_to_the_side_ahead_in_records_and_targets() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = SelfplayConfig {
+        cap_result: CapResult::Material,
+        cap_material_margin: 1,
+        games_per_worker: 4,
+        opening_plies: 24,
+        resign: ResignConfig {
+            enabled: false,
+            ..ResignConfig::default()
+        },
+        ..small_config()
+    };
+    let ctx = context(dir.path(), 4, config);
+    run_pool(&ctx, |_| Ok(MaterialEvaluator::default())).unwrap();
+    let totals = ctx.stats.snapshot();
+    assert_eq!(totals.games, 4);
+
+    // Every record that reached the cap is scored by the piece count of its final position.
+    let mut capped = 0;
+    for entry in std::fs::read_dir(dir.path().join("games")).unwrap() {
+        let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        let record = GameRecord::parse(&text, RulesOptions::default()).unwrap();
+        let result = record.result.clone().unwrap();
+        if record.moves.len() < 24 {
+            continue;
+        }
+        capped += 1;
+        let end = record.replay(RulesOptions::default(), None).unwrap();
+        let lead = i64::from(end.position().piece_count(Color::Black))
+            - i64::from(end.position().piece_count(Color::White));
+        let expected = match lead.signum() {
+            1 => Some(Color::Black),
+            -1 => Some(Color::White),
+            _ => None,
+        };
+        assert_eq!(
+            result.winner, expected,
+            "lead {lead}: {}",
+            result.termination
+        );
+        let termination = if expected.is_some() {
+            "material at max plies"
+        } else {
+            "max plies"
+        };
+        assert_eq!(result.termination, termination);
+    }
+    assert!(capped > 0, "no game reached the cap");
+    assert_eq!(totals.adjudicated, capped);
+
+    // The value targets follow the adjudicated result: at ply 0 Black is to move.
+    let decided = totals.black_wins + totals.white_wins;
+    let shards = read_all_shards(&shards_dir(dir.path())).unwrap();
+    let first_results: Vec<i8> = shards
+        .iter()
+        .flat_map(|s| s.records().filter(|r| r.ply == 0).map(|r| r.game_result))
+        .collect::<Vec<_>>();
+    assert_eq!(first_results.len(), 4);
+    assert_eq!(
+        first_results.iter().filter(|&&r| r != 0).count() as u64,
+        decided
+    );
+    // Signs: +1 at ply 0 means Black (the mover there) won.
+    assert_eq!(
+        first_results.iter().filter(|&&r| r == 1).count() as u64,
+        totals.black_wins
+    );
 }

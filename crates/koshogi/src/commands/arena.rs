@@ -58,9 +58,14 @@ pub struct ArenaArgs {
     /// Stop as soon as a sequential probability ratio test decides: `elo0,elo1,alpha,beta`.
     #[arg(long, value_name = "ELO0,ELO1,ALPHA,BETA")]
     pub sprt: Option<String>,
-    /// Adjudicate a game as a draw after this many plies (opening included).
+    /// Adjudicate a game after this many plies (opening included): a draw, or see --cap-material.
     #[arg(long, default_value_t = 1000)]
     pub max_plies: u32,
+    /// Score a game stopped at --max-plies by material: the side with at least N more pieces
+    /// on the board wins ("material at max plies"), otherwise a draw. Off by default (every
+    /// capped game is a draw). Self-play's `cap_result = "material"` is the same rule.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub cap_material: Option<u32>,
     /// Random plies at the start of each opening (the pair of games shares them).
     #[arg(long, default_value_t = 4)]
     pub opening_plies: u32,
@@ -76,6 +81,11 @@ pub struct ArenaArgs {
     /// Simulations per move for mcts:<ckpt> players without an explicit count.
     #[arg(long, default_value_t = 32)]
     pub sims: u32,
+    /// Let network players repeat positions. By default they take their best move that does
+    /// not recreate an earlier position of the game, so that two deterministic players do not
+    /// end every game in fourfold repetition.
+    #[arg(long)]
+    pub allow_repetition: bool,
     /// libtorch intra-op threads for network players (0 = libtorch's default). 1 is much
     /// faster than 2 when other processes keep the cores busy.
     #[arg(long, default_value_t = 0)]
@@ -158,6 +168,7 @@ pub fn run(args: ArenaArgs) -> Result<()> {
     let match_settings = MatchSettings {
         games: args.games,
         max_plies: args.max_plies,
+        cap_material_margin: args.cap_material,
         opening_plies: args.opening_plies,
         parallel_games: args.parallel.max(1),
         seed: args.seed,
@@ -182,15 +193,17 @@ fn single_match(args: &ArenaArgs, settings: MatchSettings, runtime: RuntimeConfi
     let options = PlayerOptions {
         runtime,
         default_simulations: args.sims.max(1),
+        avoid_repetition: !args.allow_repetition,
     };
     let mut a = build_player(&spec_a, &options).with_context(|| format!("player A ({spec_a})"))?;
     let mut b = build_player(&spec_b, &options).with_context(|| format!("player B ({spec_b})"))?;
     let rules = match_rules(&[&a, &b]).map_err(anyhow::Error::msg)?;
     let max_plies = settings.max_plies;
+    let cap_material = settings.cap_material_margin;
     let bar = progress_bar(settings.games.div_ceil(2) as u64 * 2);
     let mut progress = Progress { bar: bar.clone() };
     let report = run_match(
-        &|| new_game(&rules, max_plies),
+        &|| new_game(&rules, max_plies, cap_material),
         a.player.as_mut(),
         b.player.as_mut(),
         &settings,

@@ -34,6 +34,37 @@ pub struct RunArgs {
     /// Stop when the trainer reaches this many steps in total (overrides train.steps).
     #[arg(long)]
     pub steps: Option<u64>,
+    /// Stop after this many minutes of wall-clock time, as Ctrl-C would (the trainer writes a
+    /// checkpoint at its last step; self-play keeps only finished games).
+    #[arg(long, value_name = "MINUTES", value_parser = positive_minutes)]
+    pub minutes: Option<f64>,
+}
+
+fn positive_minutes(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(m) if m > 0.0 && m.is_finite() => Ok(m),
+        _ => Err(format!("`{text}` is not a positive number of minutes")),
+    }
+}
+
+/// Sets `stop` once `minutes` have passed (or returns as soon as something else set it).
+fn stop_after(minutes: f64, stop: Arc<std::sync::atomic::AtomicBool>) -> Result<()> {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs_f64(minutes * 60.0);
+    std::thread::Builder::new()
+        .name("time-limit".into())
+        .spawn(move || {
+            while !stop.load(Ordering::SeqCst) {
+                let now = std::time::Instant::now();
+                if now >= deadline {
+                    tracing::info!("time limit of {minutes} minutes reached: stopping");
+                    stop.store(true, Ordering::SeqCst);
+                    return;
+                }
+                std::thread::sleep((deadline - now).min(std::time::Duration::from_millis(200)));
+            }
+        })
+        .context("starting the time-limit thread")?;
+    Ok(())
 }
 
 pub fn run(args: RunArgs) -> Result<()> {
@@ -59,13 +90,18 @@ pub fn run(args: RunArgs) -> Result<()> {
     if let Some(steps) = args.steps {
         config.train.steps = steps;
     }
-    if config.train.steps == 0 {
-        tracing::info!("train.steps = 0: running until Ctrl-C");
+    match (config.train.steps, args.minutes) {
+        (0, None) => tracing::info!("train.steps = 0: running until Ctrl-C"),
+        (0, Some(m)) => tracing::info!("train.steps = 0: running for {m} minutes (or Ctrl-C)"),
+        _ => {}
     }
     prepare_run_dir(&run_dir, &text)?;
     println!("run directory: {}", run_dir.display());
 
     let stop = stop_flag_on_interrupt("the current training step and self-play moves");
+    if let Some(minutes) = args.minutes {
+        stop_after(minutes, stop.clone())?;
+    }
     let stats = Arc::new(SelfplayStats::default());
     let ctx = worker_context(&config, &run_dir, None, stop.clone(), stats.clone())?;
     let multi = MultiProgress::new();
