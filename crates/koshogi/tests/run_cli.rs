@@ -195,15 +195,7 @@ fn ctrl_c_stops_the_run_cleanly_with_a_final_checkpoint() {
     let config = write_config(dir.path());
     let run = dir.path().join("run");
     let child = Command::new(env!("CARGO_BIN_EXE_koshogi"))
-        .args([
-            "run",
-            "--config",
-            &config,
-            "--run",
-            run.to_str().unwrap(),
-            "--steps",
-            "0",
-        ])
+        .args(run_until_stopped(&config, &run))
         .env("RUST_LOG", "warn")
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
@@ -223,12 +215,7 @@ fn ctrl_c_stops_the_run_cleanly_with_a_final_checkpoint() {
     let out = child.wait_with_output().unwrap();
     let stdout = ok(&out);
     assert!(stdout.contains("stopped on request"), "{stdout}");
-    let end_step: u64 = stdout
-        .split("trained steps 0 -> ")
-        .nth(1)
-        .and_then(|rest| rest.split_whitespace().next())
-        .and_then(|n| n.parse().ok())
-        .unwrap_or_else(|| panic!("no summary line in {stdout}"));
+    let end_step = final_step(&stdout);
     assert!(
         checkpoint_steps(&run).contains(&end_step),
         "the stop writes a checkpoint at step {end_step}"
@@ -241,6 +228,22 @@ fn ctrl_c_stops_the_run_cleanly_with_a_final_checkpoint() {
             "leftover file {name}"
         );
     }
+}
+
+/// `koshogi run` on the tiny configuration with no step target (`--steps 0`).
+fn run_until_stopped<'a>(config: &'a str, run: &'a Path) -> [&'a str; 7] {
+    let run = run.to_str().unwrap();
+    ["run", "--config", config, "--run", run, "--steps", "0"]
+}
+
+/// The last step of a run that started at step 0, from its summary line.
+fn final_step(stdout: &str) -> u64 {
+    stdout
+        .split("trained steps 0 -> ")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no summary line in {stdout}"))
 }
 
 fn checkpoint_steps_or_empty(run: &Path) -> Vec<u64> {
@@ -258,28 +261,15 @@ fn a_time_limit_stops_the_run_with_a_final_checkpoint() {
     let run = dir.path().join("run");
     let started = std::time::Instant::now();
     // 0.05 minutes = 3 s; --steps 0 trains until stopped.
-    let out = koshogi(&[
-        "run",
-        "--config",
-        &config,
-        "--run",
-        run.to_str().unwrap(),
-        "--steps",
-        "0",
-        "--minutes",
-        "0.05",
-    ]);
+    let mut args = run_until_stopped(&config, &run).to_vec();
+    args.extend(["--minutes", "0.05"]);
+    let out = koshogi(&args);
     let stdout = ok(&out);
     assert!(
         started.elapsed().as_secs() < 120,
         "the run did not stop in time"
     );
-    let end_step: u64 = stdout
-        .split("trained steps 0 -> ")
-        .nth(1)
-        .and_then(|rest| rest.split_whitespace().next())
-        .and_then(|n| n.parse().ok())
-        .unwrap_or_else(|| panic!("no summary line in {stdout}"));
+    let end_step = final_step(&stdout);
     assert!(checkpoint_steps(&run).contains(&end_step), "{stdout}");
 
     let bad = koshogi(&["run", "--config", &config, "--minutes", "0"]);
