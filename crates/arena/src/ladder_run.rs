@@ -38,6 +38,8 @@ pub enum LadderError {
     Player { name: String, message: String },
     #[error("no checkpoints (step-* directories) under {0}")]
     NoCheckpoints(PathBuf),
+    #[error("{path}: line {line} is malformed")]
+    MalformedLadderCsv { path: PathBuf, line: usize },
 }
 
 /// One checkpoint directory of the run.
@@ -245,7 +247,7 @@ pub fn write_ladder_csv(
     ratings: &[Rating],
     steps: &HashMap<String, u64>,
 ) -> Result<(), LadderError> {
-    let mut text = String::from("name,step,elo,stderr,games,points\n");
+    let mut text = format!("{LADDER_CSV_HEADER}\n");
     let mut sorted: Vec<&Rating> = ratings.iter().collect();
     sorted.sort_by_key(|r| {
         (
@@ -269,10 +271,122 @@ pub fn write_ladder_csv(
     })
 }
 
+/// The first line of `ladder.csv`.
+const LADDER_CSV_HEADER: &str = "name,step,elo,stderr,games,points";
+
+/// One row of `ladder.csv`, as [`write_ladder_csv`] writes it.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct LadderRow {
+    pub name: String,
+    pub step: u64,
+    pub elo: f64,
+    pub stderr: f64,
+    pub games: u64,
+    pub points: f64,
+}
+
+/// Reads `ladder.csv`, rows by step; `None` when the run has no ladder yet. A row without a
+/// step (a player that is not a checkpoint of the run) is malformed here.
+pub fn read_ladder_csv(path: &Path) -> Result<Option<Vec<LadderRow>>, LadderError> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(source) => {
+            return Err(LadderError::Io {
+                path: path.to_path_buf(),
+                source,
+            })
+        }
+    };
+    let bad = |index: usize| LadderError::MalformedLadderCsv {
+        path: path.to_path_buf(),
+        line: index + 1,
+    };
+    let mut rows = Vec::new();
+    for (index, line) in text.lines().enumerate().skip(1) {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let fields: Vec<&str> = line.split(',').map(str::trim).collect();
+        let [name, step, elo, stderr, games, points] = fields[..] else {
+            return Err(bad(index));
+        };
+        rows.push(LadderRow {
+            name: name.to_string(),
+            step: step.parse().map_err(|_| bad(index))?,
+            elo: elo.parse().map_err(|_| bad(index))?,
+            stderr: stderr.parse().map_err(|_| bad(index))?,
+            games: games.parse().map_err(|_| bad(index))?,
+            points: points.parse().map_err(|_| bad(index))?,
+        });
+    }
+    rows.sort_by_key(|r| r.step);
+    Ok(Some(rows))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::player::RandomPlayer;
+
+    #[test]
+    fn the_ladder_table_is_read_by_step_and_a_malformed_line_is_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("ladder.csv");
+        assert_eq!(read_ladder_csv(&path).unwrap(), None);
+        std::fs::write(
+            &path,
+            "name,step,elo,stderr,games,points\nstep-000000200,200,29.0,53.7,60,32\nstep-000000000,0,0.0,0.0,60,28.5\n",
+        )
+        .unwrap();
+        let rows = read_ladder_csv(&path).unwrap().unwrap();
+        assert_eq!(rows.len(), 2);
+        assert_eq!((rows[0].step, rows[0].elo), (0, 0.0));
+        assert_eq!(
+            (rows[1].name.as_str(), rows[1].elo, rows[1].stderr),
+            ("step-000000200", 29.0, 53.7)
+        );
+        assert_eq!(rows[1].points, 32.0);
+        std::fs::write(&path, "name,step,elo,stderr,games,points\nx,1,2\n").unwrap();
+        assert!(matches!(
+            read_ladder_csv(&path).unwrap_err(),
+            LadderError::MalformedLadderCsv { line: 2, .. }
+        ));
+    }
+
+    #[test]
+    fn the_ladder_table_reads_back_what_was_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("ladder.csv");
+        let rating = |name: &str, elo, stderr, games, points| Rating {
+            name: name.to_string(),
+            elo,
+            stderr,
+            games,
+            points,
+        };
+        let ratings = [
+            rating("step-000000400", 35.0, 60.0, 8.0, 5.0),
+            rating("step-000000000", 0.0, 0.0, 8.0, 3.5),
+        ];
+        let steps = HashMap::from([
+            ("step-000000000".to_string(), 0),
+            ("step-000000400".to_string(), 400),
+        ]);
+        write_ladder_csv(&path, &ratings, &steps).unwrap();
+        let rows = read_ladder_csv(&path).unwrap().unwrap();
+        let read: Vec<(&str, u64, f64, f64, u64, f64)> = rows
+            .iter()
+            .map(|r| (r.name.as_str(), r.step, r.elo, r.stderr, r.games, r.points))
+            .collect();
+        assert_eq!(
+            read,
+            [
+                ("step-000000000", 0, 0.0, 0.0, 8, 3.5),
+                ("step-000000400", 400, 35.0, 60.0, 8, 5.0)
+            ]
+        );
+    }
     use crate::toy::{race, Careful};
 
     #[test]
