@@ -105,7 +105,7 @@ fn measure<P: Player<Game>>(
     if warm_up {
         let start = Instant::now();
         run_match(
-            &|| new_game(&options, args.max_plies, None),
+            &|| new_game(&options, &settings),
             &mut timed,
             &mut RandomPlayer::new(),
             &settings,
@@ -121,7 +121,7 @@ fn measure<P: Player<Game>>(
     settings.seed = 1;
     let start = Instant::now();
     let report = run_match(
-        &|| new_game(&options, args.max_plies, None),
+        &|| new_game(&options, &settings),
         &mut timed,
         &mut RandomPlayer::new(),
         &settings,

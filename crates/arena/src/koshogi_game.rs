@@ -10,14 +10,15 @@ use koshogi_rules::notation::format_hodges;
 use koshogi_rules::{Color, Game, Move, RulesOptions};
 
 use crate::game::{ArenaGame, GameEnd, Side};
+use crate::match_runner::MatchSettings;
 
-/// A new game from the standard start position under `options`, carrying the arena's ply cap
+/// A new game from the standard start position under `options`, carrying the match's ply cap
 /// (network players see the cap in their input features, and the search values it exactly) and
 /// how a capped game is scored (`cap_material_margin`: see `Game::with_material_adjudication`).
-pub fn new_game(options: &RulesOptions, max_plies: u32, cap_material_margin: Option<u32>) -> Game {
+pub fn new_game(options: &RulesOptions, settings: &MatchSettings) -> Game {
     Game::new(*options)
-        .with_max_plies(Some(max_plies))
-        .with_material_adjudication(cap_material_margin)
+        .with_max_plies(Some(settings.max_plies))
+        .with_material_adjudication(settings.cap_material_margin)
 }
 
 pub fn side_of(color: Color) -> Side {

@@ -144,10 +144,8 @@ pub fn gate_checkpoints(
         runtime,
         &format!("incumbent {}", display_name(incumbent)),
     )?;
-    let max_plies = settings.match_settings.max_plies;
-    let cap_material = settings.match_settings.cap_material_margin;
     Ok(gate(
-        &|| new_game(&rules, max_plies, cap_material),
+        &|| new_game(&rules, &settings.match_settings),
         candidate_player.as_mut(),
         incumbent_player.as_mut(),
         settings,

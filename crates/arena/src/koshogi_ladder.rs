@@ -127,9 +127,7 @@ pub fn run_ladder(
     let names: Vec<String> = cards.iter().map(|(n, _)| n.clone()).collect();
     let pairs = ladder_pairs(&names, &anchor);
     let card_of: HashMap<String, PathBuf> = cards.into_iter().collect();
-    let max_plies = settings.match_settings.max_plies;
-    let cap_material = settings.match_settings.cap_material_margin;
-    let new_koshogi_game = move || -> Game { new_game(&rules, max_plies, cap_material) };
+    let new_koshogi_game = || -> Game { new_game(&rules, &settings.match_settings) };
     let mut make_player = |name: &str| -> Result<Box<dyn Player<Game>>, LadderError> {
         let card = card_of
             .get(name)

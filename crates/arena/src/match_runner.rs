@@ -37,7 +37,8 @@ pub struct MatchSettings {
     /// Plies after which an unfinished game is adjudicated a draw (or by material, below).
     pub max_plies: u32,
     /// With `Some(margin)`, a game stopped at `max_plies` goes to the side with at least
-    /// `margin` more pieces (Ko shogi's `new_game` reads it; the match runner itself does not).
+    /// `margin` more pieces (Ko shogi's `koshogi_game::new_game` reads it and `max_plies`; the
+    /// match runner itself only counts plies).
     pub cap_material_margin: Option<u32>,
     /// Random plies at the start of each opening.
     pub opening_plies: u32,

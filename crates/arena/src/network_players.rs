@@ -24,7 +24,7 @@ use koshogi_rules::{Game, Move, RulesOptions};
 use rand::Rng;
 
 use crate::player::{MoveRequest, Player, PlayerError};
-use crate::repetition::{first_fresh_move, ranked_by_score};
+use crate::repetition::best_fresh_move;
 pub use koshogi_nn::checkpoint::{resolve_card, CheckpointPathError};
 
 /// The rule options a checkpoint was trained under (default options if the card's are unreadable).
@@ -118,9 +118,12 @@ impl Player<Game> for PolicyPlayer {
                 if !self.avoid_repetition {
                     return Ok(best);
                 }
-                let ranked =
-                    std::iter::once(best).chain(ranked_by_score(moves, &evaluation.policy));
-                Ok(first_fresh_move(request.game, ranked).unwrap_or(best))
+                Ok(best_fresh_move(
+                    request.game,
+                    best,
+                    moves,
+                    &evaluation.policy,
+                ))
             })
             .collect()
     }
@@ -222,9 +225,12 @@ impl Player<Game> for MctsPlayer {
                     return Ok(result.chosen_move);
                 }
                 // The search's choice first, then the rest by its improved policy.
-                let ranked = std::iter::once(result.chosen_move)
-                    .chain(ranked_by_score(&result.moves, &result.policy));
-                Ok(first_fresh_move(request.game, ranked).unwrap_or(result.chosen_move))
+                Ok(best_fresh_move(
+                    request.game,
+                    result.chosen_move,
+                    &result.moves,
+                    &result.policy,
+                ))
             })
             .collect()
     }

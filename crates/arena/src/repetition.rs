@@ -23,6 +23,15 @@ pub fn first_fresh_move(game: &Game, ranked: impl IntoIterator<Item = Move>) -> 
     None
 }
 
+/// `best` unless it recreates a seen position; then the highest-scored of `moves` that does
+/// not (`scores` holds one score per move); `best` again when every move repeats. The ranking
+/// is only computed when `best` repeats, which is rare.
+pub fn best_fresh_move(game: &Game, best: Move, moves: &[Move], scores: &[f32]) -> Move {
+    first_fresh_move(game, [best])
+        .or_else(|| first_fresh_move(game, ranked_by_score(moves, scores)))
+        .unwrap_or(best)
+}
+
 /// `moves` ordered by `scores`, highest first (stable: equal scores keep their order).
 pub fn ranked_by_score(moves: &[Move], scores: &[f32]) -> Vec<Move> {
     let mut order: Vec<usize> = (0..moves.len()).collect();
@@ -76,6 +85,23 @@ mod tests {
         assert_eq!(first_fresh_move(&game, [seen]), None);
         // The game itself is untouched.
         assert_eq!(game.plies_played(), 4);
+    }
+
+    #[test]
+    fn the_best_move_is_kept_unless_it_repeats_then_the_best_scored_fresh_one() {
+        let mut game = quiet_game();
+        for text in ["10s-9s", "10a-9a", "9s-10s", "9a-10a"] {
+            let mv = find(&game, text);
+            game.play(mv);
+        }
+        let seen = find(&game, "10s-9s");
+        let fresh = find(&game, "10s-11s");
+        let other = find(&game, "10s-10r");
+        let moves = [seen, other, fresh];
+        let scores = [0.9, 0.1, 0.5];
+        assert_eq!(best_fresh_move(&game, fresh, &moves, &scores), fresh);
+        assert_eq!(best_fresh_move(&game, seen, &moves, &scores), fresh);
+        assert_eq!(best_fresh_move(&game, seen, &[seen], &[1.0]), seen);
     }
 
     #[test]

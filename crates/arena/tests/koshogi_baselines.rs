@@ -26,7 +26,7 @@ fn greedy_beats_random_decisively() {
     let mut s = settings(20, 300);
     s.output_dir = Some(dir.path().to_path_buf());
     let report = run_match(
-        &|| new_game(&options, s.max_plies, None),
+        &|| new_game(&options, &s),
         &mut GreedyPlayer::new(),
         &mut RandomPlayer::new(),
         &s,
@@ -74,7 +74,7 @@ fn identical_random_players_score_about_half() {
     let n = 80;
     let s = settings(n, 3000);
     let report = run_match(
-        &|| new_game(&options, s.max_plies, None),
+        &|| new_game(&options, &s),
         &mut RandomPlayer::named("random-1"),
         &mut RandomPlayer::named("random-2"),
         &s,
@@ -105,7 +105,7 @@ fn material_adjudication_scores_capped_games_by_piece_count() {
             ..settings(8, 30)
         };
         run_match(
-            &|| new_game(&options, s.max_plies, s.cap_material_margin),
+            &|| new_game(&options, &s),
             &mut GreedyPlayer::new(),
             &mut RandomPlayer::new(),
             &s,

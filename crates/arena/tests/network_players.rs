@@ -66,7 +66,7 @@ fn policy_player_takes_the_networks_most_probable_move() {
     let mut player = PolicyPlayer::load(&card, &cpu(), "policy").unwrap();
     let (mut reference, _) = InferenceModel::load(&card, &cpu()).unwrap();
 
-    let mut game = new_game(&RulesOptions::default(), 100, None);
+    let mut game = new_game(&RulesOptions::default(), &settings(2, 100));
     for ply in 0..6u64 {
         let request = MoveRequest {
             game: &game,
@@ -109,7 +109,7 @@ fn network_players_play_complete_legal_matches() {
     let s = settings(4, 40);
     let mut policy = PolicyPlayer::load(&card, &cpu(), "policy").unwrap();
     let report = run_match(
-        &|| new_game(&options, s.max_plies, None),
+        &|| new_game(&options, &s),
         &mut policy,
         &mut RandomPlayer::new(),
         &s,
@@ -122,7 +122,7 @@ fn network_players_play_complete_legal_matches() {
     let mut mcts =
         MctsPlayer::load(&card, &cpu(), MctsPlayer::evaluation_config(4), "mcts").unwrap();
     let report = run_match(
-        &|| new_game(&options, s.max_plies, None),
+        &|| new_game(&options, &s),
         &mut mcts,
         &mut GreedyPlayer::new(),
         &s,

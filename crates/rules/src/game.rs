@@ -76,11 +76,6 @@ impl Game {
         self
     }
 
-    /// The material margin that decides a capped game, if any.
-    pub fn material_adjudication(&self) -> Option<u32> {
-        self.cap_material_margin
-    }
-
     /// The current position.
     pub fn position(&self) -> &Position {
         &self.position

@@ -198,12 +198,10 @@ fn single_match(args: &ArenaArgs, settings: MatchSettings, runtime: RuntimeConfi
     let mut a = build_player(&spec_a, &options).with_context(|| format!("player A ({spec_a})"))?;
     let mut b = build_player(&spec_b, &options).with_context(|| format!("player B ({spec_b})"))?;
     let rules = match_rules(&[&a, &b]).map_err(anyhow::Error::msg)?;
-    let max_plies = settings.max_plies;
-    let cap_material = settings.cap_material_margin;
     let bar = progress_bar(settings.games.div_ceil(2) as u64 * 2);
     let mut progress = Progress { bar: bar.clone() };
     let report = run_match(
-        &|| new_game(&rules, max_plies, cap_material),
+        &|| new_game(&rules, &settings),
         a.player.as_mut(),
         b.player.as_mut(),
         &settings,
