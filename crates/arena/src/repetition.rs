@@ -67,14 +67,19 @@ mod tests {
             .unwrap_or_else(|| panic!("{text} is not legal"))
     }
 
-    #[test]
-    fn a_move_back_to_a_seen_position_is_skipped_for_the_next_best() {
+    /// Both generals step aside and back: the start position is on the board again.
+    fn start_position_again() -> Game {
         let mut game = quiet_game();
-        // Both generals step aside and back: the start position is on the board again.
         for text in ["10s-9s", "10a-9a", "9s-10s", "9a-10a"] {
             let mv = find(&game, text);
             game.play(mv);
         }
+        game
+    }
+
+    #[test]
+    fn a_move_back_to_a_seen_position_is_skipped_for_the_next_best() {
+        let game = start_position_again();
         // Stepping aside again recreates the position after the first move: skipped.
         let seen = find(&game, "10s-9s");
         let fresh = find(&game, "10s-11s");
@@ -89,11 +94,7 @@ mod tests {
 
     #[test]
     fn the_best_move_is_kept_unless_it_repeats_then_the_best_scored_fresh_one() {
-        let mut game = quiet_game();
-        for text in ["10s-9s", "10a-9a", "9s-10s", "9a-10a"] {
-            let mv = find(&game, text);
-            game.play(mv);
-        }
+        let game = start_position_again();
         let seen = find(&game, "10s-9s");
         let fresh = find(&game, "10s-11s");
         let other = find(&game, "10s-10r");
