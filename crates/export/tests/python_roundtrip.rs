@@ -25,7 +25,11 @@ fn python_with_torch() -> Option<PathBuf> {
 }
 
 fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+    Path::new(
+        &std::env::var_os("CARGO_MANIFEST_DIR")
+            .unwrap_or_else(|| env!("CARGO_MANIFEST_DIR").into()),
+    )
+    .join("../..")
 }
 
 /// A tiny random model saved as a checkpoint in `dir`, exported to `dir/export`.

@@ -136,9 +136,70 @@ impl Evaluator<Game> for MaterialEvaluator {
     }
 }
 
+/// Mixes the material value into evaluations: `wdl = (1 - weight) * wdl + weight * material`.
+///
+/// Self-play's bootstrap (`selfplay.material_value_weight`): a random network's value is noise,
+/// and a few hundred games an hour on a CPU are too few for it to discover that pieces matter,
+/// so without help the first searches cannot prefer a capture to any other move. The material
+/// term makes them, the improved-policy targets carry that to the policy, and the weight fades
+/// as the network's own value takes over. Priors are left alone.
+pub fn blend_material_value(
+    material: &MaterialEvaluator,
+    requests: &[EvalRequest<Game>],
+    evaluations: &mut [Evaluation],
+    weight: f32,
+) {
+    if weight <= 0.0 {
+        return;
+    }
+    let weight = weight.min(1.0);
+    for (request, evaluation) in requests.iter().zip(evaluations.iter_mut()) {
+        let heuristic = material.value(&request.position.position);
+        let net = evaluation.wdl;
+        evaluation.wdl = Wdl::new(
+            (1.0 - weight) * net.win + weight * heuristic.win,
+            (1.0 - weight) * net.draw + weight * heuristic.draw,
+            (1.0 - weight) * net.loss + weight * heuristic.loss,
+        );
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn blending_moves_the_value_towards_material_by_the_weight() {
+        let start = Position::startpos();
+        let (sq, _) = start
+            .pieces()
+            .find(|(_, p)| p.color == Color::White)
+            .unwrap();
+        let mut ahead = start.clone();
+        ahead.set_piece(sq, None);
+        let material = MaterialEvaluator::default();
+        let heuristic = material.value(&ahead).scalar();
+        assert!(heuristic > 0.0);
+        let game = Game::from_position(ahead, koshogi_rules::RulesOptions::default());
+        let requests = [EvalRequest {
+            position: crate::game::SearchGame::position(&game),
+            moves: game.legal_moves(),
+        }];
+        let net = Wdl::new(0.1, 0.2, 0.7);
+        let blended = |weight: f32| {
+            let mut out = [Evaluation {
+                priors: vec![0.5; 2],
+                wdl: net,
+            }];
+            blend_material_value(&material, &requests, &mut out, weight);
+            assert_eq!(out[0].priors, vec![0.5; 2], "priors untouched");
+            assert!(out[0].wdl.is_distribution(1e-5));
+            out[0].wdl.scalar()
+        };
+        assert_eq!(blended(0.0), net.scalar());
+        assert!((blended(0.5) - (0.5 * net.scalar() + 0.5 * heuristic)).abs() < 1e-5);
+        assert!((blended(1.0) - heuristic).abs() < 1e-5);
+    }
 
     #[test]
     fn every_piece_kind_has_a_listed_value() {

@@ -2,7 +2,9 @@
 //!
 //! The policy target is sparse (a few visited moves out of hundreds of legal ones), given per
 //! sample as (index into that sample's legal move list, probability) pairs; the cross-entropy is
-//! taken over the sample's legal moves only, through the same gather as inference. The trainer
+//! taken over the sample's legal moves only, through the same gather as inference. Listed
+//! probabilities may sum to less than 1: the remainder is the target mass of the unlisted legal
+//! moves *as a group* (see [`policy_cross_entropy`]). The trainer
 //! owns the optimiser (exact resume needs optimiser state tch cannot save); this module only
 //! builds batches and returns differentiable losses.
 
@@ -18,7 +20,8 @@ use crate::move_gather::LegalMoveIndex;
 /// Targets of one training sample.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SampleTargets<'a> {
-    /// (index into the sample's legal moves, probability); probabilities should sum to 1.
+    /// (index into the sample's legal moves, probability); probabilities sum to at most 1, and
+    /// the remainder is the target mass of all unlisted legal moves together.
     pub policy: &'a [(u32, f32)],
     /// Weight of the policy term for this sample (0 for positions searched too little to be a
     /// policy target, as with playout cap randomisation).
@@ -59,6 +62,8 @@ pub struct TrainingBatchBuilder {
     features: Vec<f32>,
     index: LegalMoveIndex,
     policy: Vec<(u32, u32, f32)>,
+    /// Per sample: 1 minus the listed probabilities (never negative).
+    policy_rest: Vec<f32>,
     policy_weight: Vec<f32>,
     wdl: Vec<f32>,
     moves_left: Vec<f32>,
@@ -82,6 +87,7 @@ impl TrainingBatchBuilder {
         self.features.clear();
         self.index.clear();
         self.policy.clear();
+        self.policy_rest.clear();
         self.policy_weight.clear();
         self.wdl.clear();
         self.moves_left.clear();
@@ -117,6 +123,13 @@ impl TrainingBatchBuilder {
         self.index.push_position(legal_moves);
         self.policy
             .extend(targets.policy.iter().map(|&(m, p)| (row, m, p)));
+        let listed: f32 = targets.policy.iter().map(|&(_, p)| p).sum();
+        let rest = if targets.policy.is_empty() {
+            0.0
+        } else {
+            (1.0 - listed).max(0.0)
+        };
+        self.policy_rest.push(rest);
         self.policy_weight.push(targets.policy_weight);
         self.wdl.extend_from_slice(&targets.wdl);
         self.moves_left.push(targets.moves_left);
@@ -130,14 +143,18 @@ impl TrainingBatchBuilder {
         let side = BOARD_SIZE as i64;
         let width = self.index.max_moves();
         let mut policy_target = vec![0f32; self.len() * width];
+        let mut policy_listed = vec![0f32; self.len() * width];
         for &(row, m, p) in &self.policy {
             policy_target[row as usize * width + m as usize] += p;
+            policy_listed[row as usize * width + m as usize] = 1.0;
         }
         let tensor = |v: &[f32]| Tensor::from_slice(v).to_device(device);
         TrainingBatch {
             features: tensor(&self.features).view([n, INPUT_PLANES as i64, side, side]),
             index: self.index.clone(),
             policy_target: tensor(&policy_target).view([n, width as i64]),
+            policy_listed: tensor(&policy_listed).view([n, width as i64]),
+            policy_rest: tensor(&self.policy_rest),
             policy_weight: tensor(&self.policy_weight),
             wdl: tensor(&self.wdl).view([n, 3]),
             moves_left: tensor(&self.moves_left),
@@ -152,6 +169,9 @@ pub struct TrainingBatch {
     pub features: Tensor,
     index: LegalMoveIndex,
     policy_target: Tensor,
+    /// 1 where the target lists the move, else 0.
+    policy_listed: Tensor,
+    policy_rest: Tensor,
     policy_weight: Tensor,
     wdl: Tensor,
     moves_left: Tensor,
@@ -201,6 +221,32 @@ impl Losses {
     }
 }
 
+/// Per-sample policy cross-entropy against a sparse target: `listed` marks the moves the
+/// target names with probability `target`, and `rest` is the target mass of the other legal
+/// moves taken together, scored against the predicted mass of that group:
+/// `-sum_listed t log p - rest * log(sum_unlisted p)`.
+///
+/// Why a group: a search with a handful of simulations says nothing about the moves it did not
+/// try beyond their total share (their improved-policy weights are the prior's, rescaled). A
+/// target cut to its heaviest moves and renormalised would instead tell the network to move that
+/// share onto whatever it already rated highest, and the policy collapses onto its own favourite
+/// moves (this happened: passes took 79 % of a trained network's moves).
+pub fn policy_cross_entropy(
+    log_policy: &Tensor,
+    target: &Tensor,
+    listed: &Tensor,
+    rest: &Tensor,
+) -> Tensor {
+    let listed_term = -(target * log_policy).sum_dim_intlist(-1, false, Kind::Float);
+    // log of the predicted mass of the unlisted legal moves; padding slots are already at
+    // PADDING_LOGIT, listed moves are pushed as far down. Clamped so that a target listing every
+    // legal move (rest = 0) cannot produce 0 * -inf.
+    let unlisted_log_mass = (log_policy + listed * f64::from(crate::move_gather::PADDING_LOGIT))
+        .logsumexp([-1i64].as_slice(), false)
+        .clamp_min(-30.0);
+    listed_term - rest * unlisted_log_mass
+}
+
 /// Forward pass of `network` (float32, training mode) on `batch` and the weighted losses.
 pub fn compute_losses(
     network: &Network,
@@ -212,8 +258,12 @@ pub fn compute_losses(
         .index
         .move_logits(&output.policy)?
         .log_softmax(-1, Kind::Float);
-    let per_sample_policy =
-        -(&batch.policy_target * &log_policy).sum_dim_intlist(-1, false, Kind::Float);
+    let per_sample_policy = policy_cross_entropy(
+        &log_policy,
+        &batch.policy_target,
+        &batch.policy_listed,
+        &batch.policy_rest,
+    );
     let n = batch.len() as f64;
     let policy = (per_sample_policy * &batch.policy_weight).sum(Kind::Float) / n;
     let log_wdl = output.wdl_logits.log_softmax(-1, Kind::Float);
@@ -252,4 +302,100 @@ pub fn compute_losses(
         policy_entropy,
         value_accuracy,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(values: &[f32]) -> Tensor {
+        Tensor::from_slice(values).view([1, values.len() as i64])
+    }
+
+    fn loss(probabilities: &[f32], target: &[f32], listed: &[f32], rest: f32) -> f64 {
+        let log_policy = row(probabilities).log();
+        policy_cross_entropy(
+            &log_policy,
+            &row(target),
+            &row(listed),
+            &Tensor::from_slice(&[rest]),
+        )
+        .double_value(&[0])
+    }
+
+    #[test]
+    fn the_rest_of_the_target_scores_the_unlisted_moves_as_a_group() {
+        // Target: move 0 at 0.5, the other 0.5 on moves 1..3 together.
+        let listed = [1.0, 0.0, 0.0, 0.0];
+        let target = [0.5, 0.0, 0.0, 0.0];
+        let p = [0.2, 0.5, 0.2, 0.1];
+        let expected = -(0.5 * 0.2f64.ln() + 0.5 * 0.8f64.ln());
+        assert!((loss(&p, &target, &listed, 0.5) - expected).abs() < 1e-5);
+        // How the group's mass is spread inside it does not matter ...
+        let q = [0.2, 0.1, 0.1, 0.6];
+        assert!((loss(&q, &target, &listed, 0.5) - expected).abs() < 1e-5);
+        // ... but the group's total does: the minimum is at p(move 0) = 0.5.
+        let best = loss(&[0.5, 0.3, 0.1, 0.1], &target, &listed, 0.5);
+        assert!(best < expected - 0.05);
+        assert!(best < loss(&[0.6, 0.2, 0.1, 0.1], &target, &listed, 0.5));
+    }
+
+    /// The property the group term exists for: a search that learned nothing (target = the
+    /// network's own policy, cut to its heaviest moves) must leave the network where it is. A
+    /// renormalised cut target would push it towards its favourites.
+    #[test]
+    fn the_networks_own_policy_cut_to_its_top_moves_is_a_fixed_point() {
+        let logits = Tensor::from_slice(&[1.5f32, 1.0, 0.2, -0.3, -1.0])
+            .view([1, 5])
+            .set_requires_grad(true);
+        let p: Vec<f32> =
+            Vec::try_from(logits.softmax(-1, Kind::Float).view([-1]).detach()).unwrap();
+        let listed = [1.0, 1.0, 0.0, 0.0, 0.0];
+        let gradient = |target: [f32; 5], rest: f32| {
+            let loss = policy_cross_entropy(
+                &logits.log_softmax(-1, Kind::Float),
+                &row(&target),
+                &row(&listed),
+                &Tensor::from_slice(&[rest]),
+            );
+            let grads = Tensor::run_backward(&[loss.sum(Kind::Float)], &[&logits], false, false);
+            let grad: Vec<f32> = Vec::try_from(grads[0].view([-1])).unwrap();
+            grad.iter().map(|g| g.abs()).fold(0.0f32, f32::max)
+        };
+        let kept = p[0] + p[1];
+        assert!(gradient([p[0], p[1], 0.0, 0.0, 0.0], 1.0 - kept) < 1e-6);
+        assert!(gradient([p[0] / kept, p[1] / kept, 0.0, 0.0, 0.0], 0.0) > 0.05);
+    }
+
+    #[test]
+    fn a_complete_target_is_the_plain_cross_entropy() {
+        let p = [0.7, 0.2, 0.1];
+        let target = [0.6, 0.4, 0.0];
+        let expected = -(0.6 * 0.7f64.ln() + 0.4 * 0.2f64.ln());
+        assert!((loss(&p, &target, &[1.0, 1.0, 0.0], 0.0) - expected).abs() < 1e-5);
+        // Every move listed, nothing left for the group: finite, no 0 * -inf.
+        let all = loss(&p, &[0.6, 0.4, 0.0], &[1.0, 1.0, 1.0], 0.0);
+        assert!((all - expected).abs() < 1e-5);
+    }
+
+    #[test]
+    fn the_builder_gives_the_unlisted_moves_what_the_listed_ones_leave() {
+        let legs = vec![MoveLegs::default(); 4];
+        let features = vec![0f32; FEATURE_LEN];
+        let mut builder = TrainingBatchBuilder::new();
+        for policy in [&[(0u32, 0.25f32), (2, 0.5)][..], &[(1, 0.5), (3, 0.5)], &[]] {
+            let targets = SampleTargets {
+                policy,
+                policy_weight: 1.0,
+                wdl: [1.0, 0.0, 0.0],
+                moves_left: 0.0,
+                material: 0.0,
+            };
+            builder.push(&features, &legs, &targets).unwrap();
+        }
+        assert_eq!(builder.policy_rest, vec![0.25, 0.0, 0.0]);
+        let batch = builder.build(Device::Cpu);
+        let listed: Vec<f32> = Vec::try_from(batch.policy_listed.view([-1])).unwrap();
+        assert_eq!(listed, vec![1., 0., 1., 0., 0., 1., 0., 1., 0., 0., 0., 0.]);
+    }
 }

@@ -17,7 +17,11 @@ fn python_reader_agrees_with_rust_reader() {
         );
         return;
     };
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/read_shard.py");
+    let script = Path::new(
+        &std::env::var_os("CARGO_MANIFEST_DIR")
+            .unwrap_or_else(|| env!("CARGO_MANIFEST_DIR").into()),
+    )
+    .join("../../scripts/read_shard.py");
     let dir = tempfile::tempdir().unwrap();
     let shard_dir = ShardDir::open(dir.path()).unwrap();
     let mut arrays = ShardArrays::new();
@@ -92,7 +96,11 @@ fn python_reader_decodes_boards_to_the_rules_engines_ksfen() {
         println!("NOTICE: skipped python_reader_decodes_boards_to_the_rules_engines_ksfen: no python with numpy found");
         return;
     };
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/read_shard.py");
+    let script = Path::new(
+        &std::env::var_os("CARGO_MANIFEST_DIR")
+            .unwrap_or_else(|| env!("CARGO_MANIFEST_DIR").into()),
+    )
+    .join("../../scripts/read_shard.py");
     // A random game long enough to contain captures and promotions.
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
     let mut game = Game::new(RulesOptions::default());

@@ -38,6 +38,12 @@ pub struct SelfplayConfig {
     pub max_policy_entries: usize,
     /// Policy-target weights below this are dropped (before renormalising).
     pub min_policy_weight: f32,
+    /// Bootstrap: weight of the material value mixed into the network's value during search
+    /// (`(1 - w) * network + w * material`, see `koshogi_mcts::material::blend_material_value`).
+    /// 0 turns it off. Only the search sees it; the value targets stay the game results.
+    pub material_value_weight: f32,
+    /// The weight falls linearly to 0 at this checkpoint step (0 = it never falls).
+    pub material_value_until_step: u64,
     pub resign: ResignConfig,
     /// Positions per replay shard (a game is never split; a shard is written once this many
     /// positions have accumulated).
@@ -60,6 +66,8 @@ impl Default for SelfplayConfig {
             opening_temperature: 1.0,
             max_policy_entries: 24,
             min_policy_weight: 1e-3,
+            material_value_weight: 0.0,
+            material_value_until_step: 0,
             resign: ResignConfig::default(),
             positions_per_shard: 4096,
             save_game_records: true,
@@ -114,6 +122,16 @@ impl SelfplayConfig {
         }
     }
 
+    /// The material weight for a network at checkpoint `step` (None = random initialisation).
+    pub fn material_value_weight_at(&self, step: Option<u64>) -> f32 {
+        let step = step.unwrap_or(0);
+        match self.material_value_until_step {
+            0 => self.material_value_weight,
+            until if step >= until => 0.0,
+            until => self.material_value_weight * (1.0 - step as f32 / until as f32),
+        }
+    }
+
     /// Rejects settings that cannot work, with a message naming the field.
     pub fn validate(&self) -> Result<(), crate::SelfplayError> {
         let bad = |field: &str, why: &str| {
@@ -148,6 +166,9 @@ impl SelfplayConfig {
         if self.max_policy_entries == 0 {
             return bad("max_policy_entries", "must be at least 1");
         }
+        if !(0.0..=1.0).contains(&self.material_value_weight) {
+            return bad("material_value_weight", "must lie in [0, 1]");
+        }
         if !(0.0..=1.0).contains(&self.resign.disabled_fraction) {
             return bad("resign.disabled_fraction", "must lie in [0, 1]");
         }
@@ -158,5 +179,38 @@ impl SelfplayConfig {
             return bad("positions_per_shard", "must be at least 1");
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_material_weight_falls_linearly_to_zero_at_its_last_step() {
+        let config = SelfplayConfig {
+            material_value_weight: 0.5,
+            material_value_until_step: 1000,
+            ..SelfplayConfig::default()
+        };
+        assert_eq!(config.material_value_weight_at(None), 0.5);
+        assert_eq!(config.material_value_weight_at(Some(0)), 0.5);
+        assert!((config.material_value_weight_at(Some(600)) - 0.2).abs() < 1e-6);
+        assert_eq!(config.material_value_weight_at(Some(1000)), 0.0);
+        assert_eq!(config.material_value_weight_at(Some(5000)), 0.0);
+        let constant = SelfplayConfig {
+            material_value_until_step: 0,
+            ..config.clone()
+        };
+        assert_eq!(constant.material_value_weight_at(Some(1_000_000)), 0.5);
+        let bad = SelfplayConfig {
+            material_value_weight: 1.5,
+            ..config
+        };
+        assert!(bad
+            .validate()
+            .unwrap_err()
+            .to_string()
+            .contains("material_value_weight"));
     }
 }

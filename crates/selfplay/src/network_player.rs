@@ -5,12 +5,15 @@
 //! in `<run>/checkpoints/` and, if a newer complete checkpoint is there, loads it. A checkpoint
 //! that fails to load is skipped with a warning (the old weights keep playing) rather than
 //! stopping self-play. With gating on, it plays the checkpoint named in `accepted.json` (the last
-//! one that passed its gate match) instead of the newest.
+//! one that passed its gate match) instead of the newest. With a material bootstrap
+//! (`selfplay.material_value_weight`) it mixes the material value into every answer, with the
+//! weight the loaded checkpoint's step calls for.
 
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
+use koshogi_mcts::material::{blend_material_value, MaterialEvaluator};
 use koshogi_mcts::network::NetworkEvaluator;
 use koshogi_mcts::{EvalError, EvalRequest, Evaluation, Evaluator};
 use koshogi_nn::{InferenceModel, ModelConfig, RuntimeConfig};
@@ -18,6 +21,7 @@ use koshogi_rules::Game;
 use koshogi_train::checkpoint_manager::{checkpoint_dir_name, latest_checkpoint, read_accepted};
 use koshogi_train::trainer_state::MODEL_CARD_FILE;
 
+use crate::config::SelfplayConfig;
 use crate::worker::ModelSignals;
 
 /// A [`NetworkEvaluator`] that swaps in newer checkpoints between games.
@@ -28,6 +32,8 @@ pub struct CheckpointFollowingEvaluator {
     signals: Arc<ModelSignals>,
     loaded_step: Option<u64>,
     gated: bool,
+    /// The material bootstrap: its schedule and the piece values (None = off).
+    material: Option<(SelfplayConfig, MaterialEvaluator)>,
 }
 
 impl CheckpointFollowingEvaluator {
@@ -52,9 +58,25 @@ impl CheckpointFollowingEvaluator {
             signals,
             loaded_step: None,
             gated,
+            material: None,
         };
         evaluator.reload_if_newer();
         Ok(evaluator)
+    }
+
+    /// Mixes the material value into the network's with `config`'s weight schedule
+    /// (`material_value_weight`, `material_value_until_step`).
+    pub fn with_material_bootstrap(mut self, config: &SelfplayConfig) -> Self {
+        self.material = (config.material_value_weight > 0.0)
+            .then(|| (config.clone(), MaterialEvaluator::default()));
+        self
+    }
+
+    /// The material weight mixed into the values now (0 when off).
+    pub fn material_weight(&self) -> f32 {
+        self.material.as_ref().map_or(0.0, |(config, _)| {
+            config.material_value_weight_at(self.loaded_step)
+        })
     }
 
     /// The training step of the weights now playing (`None` = random initialisation).
@@ -109,6 +131,12 @@ impl Evaluator<Game> for CheckpointFollowingEvaluator {
         if self.signals.recheck.swap(false, Ordering::Relaxed) {
             self.reload_if_newer();
         }
-        self.inner.evaluate(requests, out)
+        let first = out.len();
+        self.inner.evaluate(requests, out)?;
+        if let Some((config, material)) = &self.material {
+            let weight = config.material_value_weight_at(self.loaded_step);
+            blend_material_value(material, requests, &mut out[first..], weight);
+        }
+        Ok(())
     }
 }

@@ -87,8 +87,12 @@ fn two_games_produce_consistent_shards_and_records() {
             let remaining = game_length - record.ply;
             assert!(record.moves_left == remaining || record.moves_left + 1 == remaining);
             if record.full_search {
+                // Listed moves keep their own probabilities: at most 1 in all.
                 let total: f32 = record.policy_weights.iter().sum();
-                assert!((total - 1.0).abs() < 1e-2, "policy target sums to {total}");
+                assert!(
+                    total > 0.0 && total <= 1.0 + 1e-2,
+                    "policy target sums to {total}"
+                );
                 assert!(record
                     .policy_moves
                     .iter()

@@ -11,7 +11,14 @@ use std::process::Command;
 /// `$KOSHOGI_PYTHON`, the venv behind the workspace's `.libtorch` link, the default venv in the
 /// cache, `python3`.
 pub fn find_python(imports: &str) -> Option<PathBuf> {
-    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    // Paths are taken from cargo's run-time CARGO_MANIFEST_DIR first (the compile-time one is
+    // the fallback) everywhere in the tests: clones share one target directory, and cargo may
+    // reuse a test binary that another clone, perhaps since deleted, compiled.
+    let workspace = Path::new(
+        &std::env::var_os("CARGO_MANIFEST_DIR")
+            .unwrap_or_else(|| env!("CARGO_MANIFEST_DIR").into()),
+    )
+    .join("../..");
     let mut candidates: Vec<PathBuf> = Vec::new();
     if let Some(p) = std::env::var_os("KOSHOGI_PYTHON") {
         candidates.push(p.into());

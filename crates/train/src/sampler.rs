@@ -372,15 +372,19 @@ fn add_sample(
             *legs = legs.mirrored();
         }
     }
+    // Weights are the search policy's probabilities of the listed moves; what they leave to 1
+    // belongs to the unlisted moves as a group (`policy_cross_entropy`). Only a sum above 1
+    // (float16 rounding of a complete target) is scaled down.
     scratch.policy.clear();
     let mass: f32 = record.policy_weights.iter().sum();
     if mass > 0.0 {
+        let scale = mass.max(1.0);
         scratch.policy.extend(
             record
                 .policy_moves
                 .iter()
                 .zip(record.policy_weights)
-                .map(|(&m, &w)| (m, w / mass)),
+                .map(|(&m, &w)| (m, w / scale)),
         );
     }
     let has_policy = record.full_search && mass > 0.0;

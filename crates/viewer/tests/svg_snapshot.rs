@@ -7,9 +7,11 @@ use koshogi_rules::{Position, RulesOptions};
 use koshogi_viewer::{render_svg, LastMove};
 
 fn check_snapshot(name: &str, svg: &str) {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/snapshots")
-        .join(name);
+    let path = PathBuf::from(
+        std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or_else(|| env!("CARGO_MANIFEST_DIR").into()),
+    )
+    .join("tests/snapshots")
+    .join(name);
     if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
         std::fs::write(&path, svg).unwrap();
         return;

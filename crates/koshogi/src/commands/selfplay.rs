@@ -98,6 +98,7 @@ pub fn play(config: &RunConfig, ctx: &WorkerContext, gated: bool) -> Result<()> 
     let runtime = config.inference;
     let threads = config.run.inference_threads;
     let signals = ctx.model.clone();
+    let selfplay = config.selfplay.clone();
     run_pool(ctx, move |_worker| {
         CheckpointFollowingEvaluator::new(
             checkpoints.clone(),
@@ -107,6 +108,7 @@ pub fn play(config: &RunConfig, ctx: &WorkerContext, gated: bool) -> Result<()> 
             signals.clone(),
             gated,
         )
+        .map(|evaluator| evaluator.with_material_bootstrap(&selfplay))
     })?;
     Ok(())
 }
