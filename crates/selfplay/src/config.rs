@@ -34,9 +34,9 @@ pub struct SelfplayConfig {
     pub opening_plies: u32,
     pub opening_temperature: f32,
     /// Largest number of moves kept in a stored policy target (the smallest weights are dropped
-    /// and the rest renormalised), which keeps shards small.
+    /// and the rest keep their own probabilities), which keeps shards small.
     pub max_policy_entries: usize,
-    /// Policy-target weights below this are dropped (before renormalising).
+    /// Policy-target weights below this are dropped (their mass stays with the unlisted moves).
     pub min_policy_weight: f32,
     /// Bootstrap: weight of the material value mixed into the network's value during search
     /// (`(1 - w) * network + w * material`, see `koshogi_mcts::material::blend_material_value`).

@@ -72,13 +72,6 @@ impl CheckpointFollowingEvaluator {
         self
     }
 
-    /// The material weight mixed into the values now (0 when off).
-    pub fn material_weight(&self) -> f32 {
-        self.material.as_ref().map_or(0.0, |(config, _)| {
-            config.material_value_weight_at(self.loaded_step)
-        })
-    }
-
     /// The training step of the weights now playing (`None` = random initialisation).
     pub fn loaded_step(&self) -> Option<u64> {
         self.loaded_step
