@@ -168,15 +168,21 @@ pub fn blend_material_value(
 mod tests {
     use super::*;
 
-    #[test]
-    fn blending_moves_the_value_towards_material_by_the_weight() {
-        let start = Position::startpos();
-        let (sq, _) = start
+    /// The start position without White's first piece (Black, to move, is ahead by it), and
+    /// the kind of that piece.
+    fn start_without_a_white_piece() -> (Position, PieceKind) {
+        let mut position = Position::startpos();
+        let (sq, piece) = position
             .pieces()
             .find(|(_, p)| p.color == Color::White)
             .unwrap();
-        let mut ahead = start.clone();
-        ahead.set_piece(sq, None);
+        position.set_piece(sq, None);
+        (position, piece.kind)
+    }
+
+    #[test]
+    fn blending_moves_the_value_towards_material_by_the_weight() {
+        let (ahead, _) = start_without_a_white_piece();
         let material = MaterialEvaluator::default();
         let heuristic = material.value(&ahead).scalar();
         assert!(heuristic > 0.0);
@@ -218,15 +224,10 @@ mod tests {
         let start = Position::startpos();
         assert_eq!(eval.balance(&start), 0.0);
         // Remove one of White's pieces: Black (to move) is ahead by that piece's value.
-        let (sq, piece) = start
-            .pieces()
-            .find(|(_, p)| p.color == Color::White)
-            .unwrap();
-        let mut fewer = start.clone();
-        fewer.set_piece(sq, None);
+        let (fewer, kind) = start_without_a_white_piece();
         let expected = PIECE_VALUES
             .iter()
-            .find(|(c, _)| *c == piece.kind.code())
+            .find(|(c, _)| *c == kind.code())
             .unwrap()
             .1;
         assert_eq!(eval.balance(&fewer), expected);
