@@ -24,14 +24,6 @@ fn python_with_torch() -> Option<PathBuf> {
     python
 }
 
-fn repo_root() -> PathBuf {
-    Path::new(
-        &std::env::var_os("CARGO_MANIFEST_DIR")
-            .unwrap_or_else(|| env!("CARGO_MANIFEST_DIR").into()),
-    )
-    .join("../..")
-}
-
 /// A tiny random model saved as a checkpoint in `dir`, exported to `dir/export`.
 fn tiny_export(dir: &Path, seed: i64) -> (Model, PathBuf) {
     tch::set_num_threads(1);
@@ -134,7 +126,7 @@ fn example_script_ranks_moves_like_the_rust_inference() {
     write_encoding(&encoded, &encode_dir).unwrap();
 
     let output = Command::new(&python)
-        .arg(repo_root().join("scripts/export_example.py"))
+        .arg(koshogi_test_support::workspace_root().join("scripts/export_example.py"))
         .arg(&export)
         .arg(&encode_dir)
         .args(["--top", "5", "--json"])

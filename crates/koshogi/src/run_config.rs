@@ -189,11 +189,7 @@ mod tests {
 
     #[test]
     fn every_shipped_config_parses() {
-        let dir = Path::new(
-            &std::env::var_os("CARGO_MANIFEST_DIR")
-                .unwrap_or_else(|| env!("CARGO_MANIFEST_DIR").into()),
-        )
-        .join("../../configs");
+        let dir = koshogi_test_support::workspace_root().join("configs");
         let mut seen = 0;
         for entry in std::fs::read_dir(&dir).unwrap() {
             let path = entry.unwrap().path();

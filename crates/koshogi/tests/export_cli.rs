@@ -55,11 +55,7 @@ fn export_encode_and_the_example_script_work_together() {
     let Some(python) = python_with_torch() else {
         return;
     };
-    let script = Path::new(
-        &std::env::var_os("CARGO_MANIFEST_DIR")
-            .unwrap_or_else(|| env!("CARGO_MANIFEST_DIR").into()),
-    )
-    .join("../../scripts/export_example.py");
+    let script = koshogi_test_support::workspace_root().join("scripts/export_example.py");
     let output = Command::new(python)
         .arg(script)
         .arg(&export)

@@ -241,12 +241,9 @@ fn base64_decode(text: &str) -> Vec<u8> {
 fn artifact_path(name: &str) -> PathBuf {
     match std::env::var_os("KOSHOGI_ARTIFACTS") {
         Some(dir) => PathBuf::from(dir).join(name),
-        None => Path::new(
-            &std::env::var_os("CARGO_MANIFEST_DIR")
-                .unwrap_or_else(|| env!("CARGO_MANIFEST_DIR").into()),
-        )
-        .join("../../target-artifacts")
-        .join(name),
+        None => koshogi_test_support::workspace_root()
+            .join("target-artifacts")
+            .join(name),
     }
 }
 

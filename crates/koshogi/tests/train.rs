@@ -125,11 +125,7 @@ fn a_bad_config_is_a_clear_error() {
 
 #[test]
 fn shipped_configs_have_valid_model_and_train_sections() {
-    let configs = Path::new(
-        &std::env::var_os("CARGO_MANIFEST_DIR")
-            .unwrap_or_else(|| env!("CARGO_MANIFEST_DIR").into()),
-    )
-    .join("../../configs");
+    let configs = koshogi_test_support::workspace_root().join("configs");
     for name in ["quick.toml", "cpu.toml", "gpu.toml"] {
         let text = std::fs::read_to_string(configs.join(name)).unwrap();
         let table: toml::Table = toml::from_str(&text).unwrap();

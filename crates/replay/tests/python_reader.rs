@@ -3,7 +3,6 @@
 
 mod common;
 
-use std::path::Path;
 use std::process::Command;
 
 use common::{find_python, synthetic_game};
@@ -17,11 +16,7 @@ fn python_reader_agrees_with_rust_reader() {
         );
         return;
     };
-    let script = Path::new(
-        &std::env::var_os("CARGO_MANIFEST_DIR")
-            .unwrap_or_else(|| env!("CARGO_MANIFEST_DIR").into()),
-    )
-    .join("../../scripts/read_shard.py");
+    let script = koshogi_test_support::workspace_root().join("scripts/read_shard.py");
     let dir = tempfile::tempdir().unwrap();
     let shard_dir = ShardDir::open(dir.path()).unwrap();
     let mut arrays = ShardArrays::new();
@@ -96,11 +91,7 @@ fn python_reader_decodes_boards_to_the_rules_engines_ksfen() {
         println!("NOTICE: skipped python_reader_decodes_boards_to_the_rules_engines_ksfen: no python with numpy found");
         return;
     };
-    let script = Path::new(
-        &std::env::var_os("CARGO_MANIFEST_DIR")
-            .unwrap_or_else(|| env!("CARGO_MANIFEST_DIR").into()),
-    )
-    .join("../../scripts/read_shard.py");
+    let script = koshogi_test_support::workspace_root().join("scripts/read_shard.py");
     // A random game long enough to contain captures and promotions.
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
     let mut game = Game::new(RulesOptions::default());

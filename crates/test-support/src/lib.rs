@@ -7,18 +7,24 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+/// The workspace's root directory, for tests that read its scripts and configs.
+///
+/// Taken from cargo's run-time `CARGO_MANIFEST_DIR` (the running test's package, `crates/<name>`)
+/// before the compile-time one: clones share one target directory, and cargo may reuse a test
+/// binary that another clone, perhaps since deleted, compiled.
+pub fn workspace_root() -> PathBuf {
+    Path::new(
+        &std::env::var_os("CARGO_MANIFEST_DIR")
+            .unwrap_or_else(|| env!("CARGO_MANIFEST_DIR").into()),
+    )
+    .join("../..")
+}
+
 /// A Python interpreter that can `import <imports>` (e.g. `"numpy, torch"`): tried in order
 /// `$KOSHOGI_PYTHON`, the venv behind the workspace's `.libtorch` link, the default venv in the
 /// cache, `python3`.
 pub fn find_python(imports: &str) -> Option<PathBuf> {
-    // Paths are taken from cargo's run-time CARGO_MANIFEST_DIR first (the compile-time one is
-    // the fallback) everywhere in the tests: clones share one target directory, and cargo may
-    // reuse a test binary that another clone, perhaps since deleted, compiled.
-    let workspace = Path::new(
-        &std::env::var_os("CARGO_MANIFEST_DIR")
-            .unwrap_or_else(|| env!("CARGO_MANIFEST_DIR").into()),
-    )
-    .join("../..");
+    let workspace = workspace_root();
     let mut candidates: Vec<PathBuf> = Vec::new();
     if let Some(p) = std::env::var_os("KOSHOGI_PYTHON") {
         candidates.push(p.into());
