@@ -185,15 +185,15 @@ impl MctsPlayer {
         self.driver.stats()
     }
 
-    /// Evaluation defaults: Gumbel search without root noise.
+    /// Evaluation defaults: Gumbel search without root noise
+    /// ([`koshogi_mcts::GumbelConfig::evaluation`]).
     pub fn evaluation_config(simulations: u32) -> SearchConfig {
-        let mut config = SearchConfig {
+        SearchConfig {
             simulations,
             reuse_tree: false,
+            gumbel: koshogi_mcts::GumbelConfig::evaluation(simulations),
             ..SearchConfig::default()
-        };
-        config.gumbel.gumbel_scale = 0.0;
-        config
+        }
     }
 }
 

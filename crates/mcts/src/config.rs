@@ -70,6 +70,20 @@ pub struct GumbelConfig {
     pub c_scale: f32,
     /// Min-max rescale the completed Q values to [0, 1] before sigma (as `mctx` does by default).
     pub rescale_q: bool,
+    /// Smallest Q range the rescale divides by (Q lies in [-1, 1]). `mctx` divides by the
+    /// observed range however small, so with one visit per move, noise of a few hundredths
+    /// between equally good moves becomes a full-scale preference (~5 nats) and the improved
+    /// policy sharpens toward the prior's favourites every generation. A floor keeps small
+    /// differences small.
+    pub min_q_range: f32,
+    /// The most valuable root captures (by the piece values of what they remove, ties by
+    /// Gumbel-perturbed prior) are always among the considered moves, up to this many,
+    /// replacing the lowest-ranked non-captures. With ~250 legal moves and a few simulations,
+    /// Gumbel-top-k alone rarely tries a capture the prior does not already like (a young
+    /// network never recaptured an invading piece), so the search could never teach the
+    /// policy that one wins material. It is move ordering, as engines order captures by
+    /// victim value: it changes which moves are searched, never their values.
+    pub capture_candidates: u32,
 }
 
 impl Default for GumbelConfig {
@@ -80,6 +94,31 @@ impl Default for GumbelConfig {
             c_visit: 50.0,
             c_scale: 0.1,
             rescale_q: true,
+            min_q_range: 1e-8,
+            capture_candidates: 0,
+        }
+    }
+}
+
+impl GumbelConfig {
+    /// Deterministic play with `simulations` per move (arena, gate, ladder): no root noise,
+    /// and few enough considered moves that each gets at least two visits, so that every move
+    /// tried is also answered: with m = n = 16 each move got one visit and the search was one
+    /// ply deep, blind to any recapture. Half of the considered moves are kept for captures.
+    pub fn evaluation(simulations: u32) -> GumbelConfig {
+        // The largest m <= 16 whose first halving phase gives each move two visits:
+        // n / (ceil(log2 m) * m) >= 2 (see `sequential_halving`); at least 2.
+        let first_phase_visits = |m: u32| simulations / ((32 - (m - 1).leading_zeros()) * m);
+        let considered = (2..=16u32)
+            .rev()
+            .find(|&m| first_phase_visits(m) >= 2)
+            .unwrap_or(2);
+        GumbelConfig {
+            max_considered_actions: considered,
+            gumbel_scale: 0.0,
+            min_q_range: 0.5,
+            capture_candidates: considered / 2,
+            ..GumbelConfig::default()
         }
     }
 }
@@ -134,6 +173,22 @@ mod tests {
         assert_eq!(config.puct.temperature, 0.0);
         assert_eq!(config.puct.c_init, PuctConfig::default().c_init);
         assert_eq!(config.gumbel, GumbelConfig::default());
+    }
+
+    #[test]
+    fn evaluation_play_visits_every_considered_move_at_least_twice() {
+        for simulations in [4, 8, 16, 24, 32, 64, 200] {
+            let gumbel = GumbelConfig::evaluation(simulations);
+            let m = gumbel.max_considered_actions;
+            let schedule = crate::sequential_halving::considered_visit_sequence(m, simulations);
+            // The first phase's visits: each of the m moves appears `per_action` times.
+            let first_phase_visits = schedule.iter().filter(|&&v| v == 1).count() as u32;
+            assert_eq!(first_phase_visits, m, "n={simulations} m={m}: {schedule:?}");
+            assert_eq!(gumbel.gumbel_scale, 0.0);
+        }
+        assert_eq!(GumbelConfig::evaluation(16).max_considered_actions, 4);
+        assert_eq!(GumbelConfig::evaluation(64).max_considered_actions, 8);
+        assert_eq!(GumbelConfig::evaluation(2).max_considered_actions, 2);
     }
 
     #[test]

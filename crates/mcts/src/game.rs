@@ -50,4 +50,11 @@ pub trait SearchGame {
     fn position_hash(&self) -> u64;
     /// A snapshot of the current position for the evaluator.
     fn position(&self) -> Self::Position;
+    /// What `mv` captures in the current position, in the game's material units (0 = not a
+    /// capture; any capture is worth more than 0). The Gumbel root always considers the most
+    /// valuable captures (`GumbelConfig::capture_candidates`); games without captures keep the
+    /// default.
+    fn capture_value(&self, _mv: &Self::Move) -> f32 {
+        0.0
+    }
 }

@@ -58,7 +58,7 @@ pub fn sigma_completed_q(
     if config.rescale_q {
         let min = out.iter().copied().fold(f32::INFINITY, f32::min);
         let max = out.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-        let range = (max - min).max(1e-8);
+        let range = (max - min).max(config.min_q_range).max(1e-8);
         for q in out.iter_mut() {
             *q = (*q - min) / range;
         }
@@ -151,6 +151,26 @@ mod tests {
         let rescaled = GumbelConfig::default();
         sigma_completed_q(&rescaled, 0.0, &children, &mut out);
         assert!((out[0] - 5.3).abs() < 1e-5 && out[1].abs() < 1e-6);
+    }
+
+    #[test]
+    fn a_range_floor_keeps_small_q_differences_small() {
+        // One visit each, Q 0.02 apart: mctx's rescale makes that the full scale.
+        let children = [child(0.5, 1, 0.01), child(0.5, 1, -0.01)];
+        let mut out = Vec::new();
+        sigma_completed_q(&GumbelConfig::default(), 0.0, &children, &mut out);
+        assert!((out[0] - out[1] - 5.1).abs() < 1e-4, "{out:?}");
+        let floored = GumbelConfig {
+            min_q_range: 0.5,
+            ..GumbelConfig::default()
+        };
+        sigma_completed_q(&floored, 0.0, &children, &mut out);
+        // (0.02 / 0.5) * 5.1 = 0.204
+        assert!((out[0] - out[1] - 0.204).abs() < 1e-4, "{out:?}");
+        // A large difference is untouched by the floor.
+        let children = [child(0.5, 1, 0.6), child(0.5, 1, -0.6)];
+        sigma_completed_q(&floored, 0.0, &children, &mut out);
+        assert!((out[0] - out[1] - 5.1).abs() < 1e-4, "{out:?}");
     }
 
     #[test]

@@ -8,6 +8,7 @@
 //! network would see identically.
 
 use crate::game::{SearchGame, Terminal};
+use crate::material::MaterialEvaluator;
 use koshogi_rules::{Game, Move, Outcome, Position, RulesOptions};
 
 /// What an evaluator needs of a Ko shogi position.
@@ -39,6 +40,21 @@ impl SearchGame for Game {
         let mut moves = Vec::new();
         self.generate_legal_moves(&mut moves);
         out.extend(moves);
+    }
+
+    fn capture_value(&self, mv: &Move) -> f32 {
+        if !mv.is_capture() {
+            return 0.0;
+        }
+        let material = MaterialEvaluator::shared();
+        let position = self.position();
+        let value: f32 = mv
+            .removed_points()
+            .into_iter()
+            .filter_map(|sq| position.piece_at(sq))
+            .map(|piece| material.piece_value(piece.kind))
+            .sum();
+        value.max(f32::MIN_POSITIVE)
     }
 
     fn play(&mut self, mv: Move) {

@@ -101,6 +101,17 @@ impl Default for MaterialEvaluator {
 }
 
 impl MaterialEvaluator {
+    /// One table for everyone who only reads it (built once).
+    pub fn shared() -> &'static MaterialEvaluator {
+        static SHARED: std::sync::OnceLock<MaterialEvaluator> = std::sync::OnceLock::new();
+        SHARED.get_or_init(MaterialEvaluator::default)
+    }
+
+    /// The value of one piece of `kind`, in pawns.
+    pub fn piece_value(&self, kind: PieceKind) -> f32 {
+        self.values[kind.index()]
+    }
+
     /// Material of the side to move minus the opponent's, in pawns.
     pub fn balance(&self, position: &Position) -> f32 {
         let us = position.side_to_move();

@@ -507,7 +507,17 @@ impl<G: SearchGame> Search<G> {
                         .total_cmp(&perturbed_logits[a])
                         .then(a.cmp(&b))
                 });
-                order.truncate(m);
+                let edges = self.tree.edges_of(ROOT);
+                let capture_values: Vec<f32> = order
+                    .iter()
+                    .map(|&a| self.game.capture_value(&edges[a].mv))
+                    .collect();
+                let order = considered_with_captures(
+                    &order,
+                    &capture_values,
+                    m,
+                    self.config.gumbel.capture_candidates as usize,
+                );
                 RootPlan::Gumbel {
                     perturbed_logits,
                     considered: order,
@@ -695,6 +705,46 @@ impl<G: SearchGame> Search<G> {
     }
 }
 
+/// The first `m` of `ranked` (moves best first), except that the `captures` most valuable
+/// captures (by `capture_value`, ties by rank) are always included, each replacing the
+/// lowest-ranked non-capture (see `GumbelConfig::capture_candidates`). `capture_value[i]`
+/// belongs to `ranked[i]`; 0 means not a capture.
+fn considered_with_captures(
+    ranked: &[usize],
+    capture_value: &[f32],
+    m: usize,
+    captures: usize,
+) -> Vec<usize> {
+    let m = m.min(ranked.len());
+    let mut by_value: Vec<usize> = (0..ranked.len())
+        .filter(|&i| capture_value[i] > 0.0)
+        .collect();
+    // Stable: equal values keep their rank order.
+    by_value.sort_by(|&a, &b| capture_value[b].total_cmp(&capture_value[a]));
+    by_value.truncate(captures.min(m));
+    let mut chosen = vec![false; ranked.len()];
+    for &i in &by_value {
+        chosen[i] = true;
+    }
+    // Fill up to m with the best-ranked of the rest.
+    let mut count = by_value.len();
+    for slot in chosen.iter_mut() {
+        if count >= m {
+            break;
+        }
+        if !*slot {
+            *slot = true;
+            count += 1;
+        }
+    }
+    ranked
+        .iter()
+        .zip(&chosen)
+        .filter(|(_, &keep)| keep)
+        .map(|(&a, _)| a)
+        .collect()
+}
+
 /// Samples a move with probability proportional to N^(1/T); T = 0 takes the most visited
 /// (higher prior, then lower index, on ties). Without visits, falls back to the prior.
 fn choose_with_temperature<R: Rng>(
@@ -728,4 +778,45 @@ fn choose_with_temperature<R: Rng>(
         x -= w;
     }
     weights.iter().rposition(|&w| w > 0.0).unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::considered_with_captures;
+
+    #[test]
+    fn the_most_valuable_captures_are_always_considered() {
+        // Moves 10..16 ranked best first; 13 (worth 5) and 15 (worth 1) capture.
+        let ranked = [10, 11, 12, 13, 14, 15];
+        let value = [0.0, 0.0, 0.0, 5.0, 0.0, 1.0];
+        assert_eq!(
+            considered_with_captures(&ranked, &value, 3, 0),
+            [10, 11, 12]
+        );
+        assert_eq!(
+            considered_with_captures(&ranked, &value, 3, 1),
+            [10, 11, 13]
+        );
+        assert_eq!(
+            considered_with_captures(&ranked, &value, 3, 2),
+            [10, 13, 15]
+        );
+        // Never more captures than m, and never fewer moves than m.
+        assert_eq!(considered_with_captures(&ranked, &value, 2, 5), [13, 15]);
+    }
+
+    #[test]
+    fn value_not_rank_picks_the_captures() {
+        // The best-ranked capture (1) is worth less than a lower-ranked one (4).
+        let ranked = [1, 2, 3, 4];
+        let value = [0.5, 0.0, 0.0, 9.0];
+        assert_eq!(considered_with_captures(&ranked, &value, 2, 1), [1, 4]);
+        assert_eq!(considered_with_captures(&ranked, &value, 2, 2), [1, 4]);
+        assert_eq!(considered_with_captures(&ranked, &value, 3, 1), [1, 2, 4]);
+        // Fewer moves than m: all of them.
+        assert_eq!(
+            considered_with_captures(&ranked, &value, 9, 2),
+            [1, 2, 3, 4]
+        );
+    }
 }

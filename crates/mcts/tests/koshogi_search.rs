@@ -204,3 +204,38 @@ fn start_position_search_with_the_cpu_default_budget() {
     // m = 16, n = 16: sequential halving gives each of the 16 sampled moves exactly one visit.
     assert_eq!(result.visit_counts.iter().filter(|&&n| n == 1).count(), 16);
 }
+
+/// Evaluation play with 16 simulations finds a winning capture that the (uniform) prior does
+/// not rank among its few considered moves, because captures always get considered; without
+/// that quota it plays whatever the tie-broken prior ranks first.
+#[test]
+fn evaluation_play_always_considers_captures() {
+    let target = Square::new(5, 3).unwrap();
+    let mut evaluation = config(Algorithm::Gumbel, 16);
+    evaluation.gumbel = GumbelConfig::evaluation(16);
+    let mut without_quota = evaluation.clone();
+    without_quota.gumbel.capture_candidates = 0;
+    // With uniform priors and no noise the first m moves in generation order are considered;
+    // the winning capture must not be among them for this test to mean anything.
+    let moves = win_in_one().legal_moves();
+    let m = evaluation.gumbel.max_considered_actions as usize;
+    assert!(moves.len() > 2 * m);
+    assert!(!moves[..m].iter().any(|mv| mv.destination() == target));
+    for seed in 0..3 {
+        let (result, _) = search_once(
+            win_in_one(),
+            without_quota.clone(),
+            seed,
+            MaterialEvaluator::default(),
+        );
+        assert_ne!(result.chosen_move.destination(), target);
+        let (result, search) = search_once(
+            win_in_one(),
+            evaluation.clone(),
+            seed,
+            MaterialEvaluator::default(),
+        );
+        assert_eq!(result.chosen_move.destination(), target, "seed {seed}");
+        assert_visits_add_up(search.tree());
+    }
+}
