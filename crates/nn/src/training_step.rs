@@ -137,6 +137,14 @@ impl TrainingBatchBuilder {
         Ok(())
     }
 
+    /// The value targets pushed so far, one (win, draw, loss) per sample.
+    pub fn wdl_targets(&self) -> Vec<[f32; 3]> {
+        self.wdl
+            .chunks_exact(3)
+            .map(|c| [c[0], c[1], c[2]])
+            .collect()
+    }
+
     /// The batch as device tensors.
     pub fn build(&self, device: Device) -> TrainingBatch {
         let n = self.len() as i64;

@@ -36,6 +36,11 @@ pub struct TrainConfig {
     pub start_rows: u64,
     /// Weight of the root search value in the value target (0 = the game result alone).
     pub search_value_weight: f64,
+    /// Weight of the material outlook in the value target: what the material balance became
+    /// `material_outlook_plies` plies later (0 = none; see `material_outlook.rs`).
+    pub material_outlook_weight: f64,
+    /// How many plies ahead the material outlook looks.
+    pub material_outlook_plies: u32,
     /// Probability of training on the left–right mirror image of a sampled position.
     pub mirror_probability: f64,
     /// Batches prepared ahead on the sampler thread.
@@ -64,6 +69,8 @@ impl Default for TrainConfig {
             samples_per_new_row: 4.0,
             start_rows: 2_000,
             search_value_weight: 0.0,
+            material_outlook_weight: 0.0,
+            material_outlook_plies: 8,
             mirror_probability: 0.5,
             prefetch_batches: 2,
             poll_seconds: 2.0,
@@ -104,6 +111,12 @@ impl TrainConfig {
         }
         if !(0.0..=1.0).contains(&self.search_value_weight) {
             return bad("search_value_weight must be in [0, 1]");
+        }
+        if !(0.0..=1.0).contains(&self.material_outlook_weight) {
+            return bad("material_outlook_weight must be in [0, 1]");
+        }
+        if self.material_outlook_plies == 0 || self.material_outlook_plies > 1000 {
+            return bad("material_outlook_plies must be in 1..=1000");
         }
         if !(0.0..=1.0).contains(&self.mirror_probability) {
             return bad("mirror_probability must be in [0, 1]");

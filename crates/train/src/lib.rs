@@ -2,6 +2,7 @@
 //!
 //! * [`window`] / [`sampler`]: which positions to train on (KataGo-style growing window, uniform
 //!   sampling, mirror augmentation, a cap on reuse per new position);
+//! * [`material_outlook`]: the short-term material value target;
 //! * [`optimizer`] / [`lr_schedule`]: SGD-momentum and AdamW whose state is saved, so resume is
 //!   exact (tch's own optimisers cannot save theirs);
 //! * [`checkpoint_manager`] / [`atomic`]: atomic checkpoints and the keep policy;
@@ -12,6 +13,7 @@ pub mod bench;
 pub mod checkpoint_manager;
 pub mod config;
 pub mod lr_schedule;
+pub mod material_outlook;
 pub mod optimizer;
 pub mod prefetch;
 pub mod replay_window;

@@ -16,6 +16,7 @@ use koshogi_replay::{list_shards, Record, Shard, ShardArrays, ShardError};
 use koshogi_rules::RulesOptions;
 use serde::{Deserialize, Serialize};
 
+use crate::material_outlook::{material_outlook, mover_balances};
 use crate::window::WindowConfig;
 
 /// A shard as the row numbering knows it.
@@ -36,6 +37,21 @@ pub struct LoadedShard {
     /// Per row: occurrences of its position in its game so far, itself included (an input
     /// feature). Shards keep whole games, so it is recounted from the stored boards.
     pub repetitions: Vec<u32>,
+    /// Per row: the mover's material balance in pawns, for the material outlook target
+    /// ([`crate::material_outlook`]).
+    pub balances: Vec<f32>,
+}
+
+/// One row of a loaded shard, with what the sampler derives from its neighbours.
+#[derive(Debug, Clone, Copy)]
+pub struct WindowRow<'a> {
+    pub record: Record<'a>,
+    /// The rules the game was played under.
+    pub rules: &'a RulesOptions,
+    /// Occurrences of the position in its game so far, itself included.
+    pub repetition_count: u32,
+    /// [`crate::material_outlook::material_outlook`] at the requested horizon, in [-1, 1].
+    pub material_outlook: f32,
 }
 
 /// Occurrence counts of each row's position (board and side to move) within its game, in row
@@ -216,9 +232,10 @@ impl ReplayWindow {
             .sum()
     }
 
-    /// Row `row` with the rules of its shard and its repetition count, or `None` if its shard
-    /// is not loaded (outside the window, or unreadable).
-    pub fn record(&self, row: u64) -> Option<(Record<'_>, &RulesOptions, u32)> {
+    /// Row `row` with the rules of its shard, its repetition count and its material outlook
+    /// `outlook_horizon` plies on, or `None` if its shard is not loaded (outside the window, or
+    /// unreadable).
+    pub fn row(&self, row: u64, outlook_horizon: u32) -> Option<WindowRow<'_>> {
         if row >= self.total_rows {
             return None;
         }
@@ -227,11 +244,17 @@ impl ReplayWindow {
         let index = self.first_row.partition_point(|&first| first <= row) - 1;
         let shard = self.loaded.get(&index)?;
         let local = (row - self.first_row[index]) as usize;
-        Some((
-            shard.arrays.record(local)?,
-            &shard.rules,
-            shard.repetitions[local],
-        ))
+        Some(WindowRow {
+            record: shard.arrays.record(local)?,
+            rules: &shard.rules,
+            repetition_count: shard.repetitions[local],
+            material_outlook: material_outlook(
+                &shard.arrays,
+                &shard.balances,
+                local,
+                outlook_horizon,
+            ),
+        })
     }
 }
 
@@ -253,6 +276,7 @@ fn open_shard(path: &Path) -> Option<LoadedShard> {
     let arrays = shard.into_arrays();
     Some(LoadedShard {
         repetitions: repetition_counts(&arrays),
+        balances: mover_balances(&arrays),
         arrays,
         rules,
     })
@@ -294,12 +318,12 @@ mod tests {
             .collect();
         let numbered: Vec<(u64, u32)> = (0..window.total_rows())
             .map(|row| {
-                let (record, _, _) = window.record(row).unwrap();
+                let record = window.row(row, 8).unwrap().record;
                 (record.game_id, record.ply)
             })
             .collect();
         assert_eq!(numbered, expected);
-        assert!(window.record(window.total_rows()).is_none());
+        assert!(window.row(window.total_rows(), 8).is_none());
         // A second refresh finds nothing new.
         assert_eq!(window.refresh().unwrap(), Refresh::default());
     }
@@ -324,16 +348,16 @@ mod tests {
         window.refresh().unwrap();
         let total = window.total_rows();
         assert_eq!(window.window(), total - 15..total);
-        assert!(window.record(0).is_none(), "the oldest shard was dropped");
-        assert!(window.record(total - 1).is_some());
+        assert!(window.row(0, 8).is_none(), "the oldest shard was dropped");
+        assert!(window.row(total - 1, 8).is_some());
         assert!(window.loaded_shards() < window.known().len());
         // Resuming from the known list loads the same window and finds the same rows.
         let mut resumed = ReplayWindow::new(dir.path(), &small, window.known().to_vec());
         resumed.refresh().unwrap();
         assert_eq!(resumed.total_rows(), total);
         for row in total - 15..total {
-            let a = window.record(row).unwrap().0.to_owned_record();
-            let b = resumed.record(row).unwrap().0.to_owned_record();
+            let a = window.row(row, 8).unwrap().record.to_owned_record();
+            let b = resumed.row(row, 8).unwrap().record.to_owned_record();
             assert_eq!(a, b);
         }
     }

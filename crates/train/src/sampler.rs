@@ -20,14 +20,13 @@ use std::path::PathBuf;
 use koshogi_nn::features::{encode_position, mirror_features, FeatureInput, FEATURE_LEN};
 use koshogi_nn::move_encoding::encode_moves;
 use koshogi_nn::{MoveLegs, NnError, SampleTargets, TrainingBatchBuilder};
-use koshogi_replay::Record;
-use koshogi_rules::{Move, RulesOptions};
+use koshogi_rules::Move;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
 use crate::config::TrainConfig;
-use crate::replay_window::{KnownShard, Refresh, ReplayWindow, ReplayWindowError};
+use crate::replay_window::{KnownShard, Refresh, ReplayWindow, ReplayWindowError, WindowRow};
 use crate::window::WindowConfig;
 use koshogi_replay::{decode_position, BoardDecodeError};
 
@@ -42,6 +41,11 @@ pub struct SamplerConfig {
     pub start_rows: u64,
     /// Weight of the search value in the value target (0 = the game result alone).
     pub search_value_weight: f64,
+    /// Weight of the material outlook in the value target (0 = none), see
+    /// [`crate::material_outlook`].
+    pub outlook_weight: f64,
+    /// Plies ahead the material outlook looks.
+    pub outlook_horizon: u32,
     /// The self-play ply limit (an input feature is the ply as a fraction of it).
     pub max_plies: Option<u32>,
     pub window: WindowConfig,
@@ -55,6 +59,8 @@ impl SamplerConfig {
             mirror_probability: config.mirror_probability,
             start_rows: config.start_rows,
             search_value_weight: config.search_value_weight,
+            outlook_weight: config.material_outlook_weight,
+            outlook_horizon: config.material_outlook_plies,
             max_plies,
             window: config.window.clone(),
         }
@@ -283,16 +289,14 @@ impl Sampler {
             // Always consume one draw for the flip, whatever the probability, so that changing
             // it does not change which rows are drawn.
             let mirror = rng.random::<f64>() < self.config.mirror_probability;
-            let Some((record, rules, repetition_count)) = self.window.record(row) else {
+            let Some(window_row) = self.window.row(row, self.config.outlook_horizon) else {
                 rejected += 1;
                 continue;
             };
             match add_sample(
                 &mut self.scratch,
                 &self.config,
-                &record,
-                repetition_count,
-                rules,
+                &window_row,
                 mirror,
                 &mut builder,
             ) {
@@ -323,31 +327,47 @@ impl Sampler {
 }
 
 /// The value target as (win, draw, loss) for the mover: the game result, optionally mixed
-/// with the search value read as `((1 + v) / 2, 0, (1 − v) / 2)`.
-pub fn value_target(game_result: i8, search_value: f32, search_weight: f64) -> [f32; 3] {
+/// with the search value, and that mix optionally mixed with the material outlook
+/// ([`crate::material_outlook`]); a scalar `v` is read as `((1 + v) / 2, 0, (1 − v) / 2)`.
+pub fn value_target(
+    game_result: i8,
+    search_value: f32,
+    search_weight: f64,
+    material_outlook: f32,
+    outlook_weight: f64,
+) -> [f32; 3] {
     let result = match game_result.signum() {
         1 => [1.0, 0.0, 0.0],
         0 => [0.0, 1.0, 0.0],
         _ => [0.0, 0.0, 1.0],
     };
-    let w = search_weight as f32;
-    if w == 0.0 {
-        return result;
+    let with_search = mix_scalar(result, search_value, search_weight as f32);
+    mix_scalar(with_search, material_outlook, outlook_weight as f32)
+}
+
+/// `(1 − weight) · wdl + weight · ((1 + v) / 2, 0, (1 − v) / 2)`.
+fn mix_scalar(wdl: [f32; 3], v: f32, weight: f32) -> [f32; 3] {
+    if weight == 0.0 {
+        return wdl;
     }
-    let v = search_value.clamp(-1.0, 1.0);
-    let search = [(1.0 + v) / 2.0, 0.0, (1.0 - v) / 2.0];
-    [0, 1, 2].map(|i| (1.0 - w) * result[i] + w * search[i])
+    let v = v.clamp(-1.0, 1.0);
+    let scalar = [(1.0 + v) / 2.0, 0.0, (1.0 - v) / 2.0];
+    [0, 1, 2].map(|i| (1.0 - weight) * wdl[i] + weight * scalar[i])
 }
 
 fn add_sample(
     scratch: &mut Scratch,
     config: &SamplerConfig,
-    record: &Record<'_>,
-    repetition_count: u32,
-    rules: &RulesOptions,
+    row: &WindowRow<'_>,
     mirror: bool,
     builder: &mut TrainingBatchBuilder,
 ) -> Result<(), RowError> {
+    let WindowRow {
+        record,
+        rules,
+        repetition_count,
+        material_outlook,
+    } = *row;
     let position = decode_position(record.board, record.ply)?;
     scratch.moves.clear();
     position.generate_moves(rules, &mut scratch.moves);
@@ -395,6 +415,8 @@ fn add_sample(
             record.game_result,
             record.search_value,
             config.search_value_weight,
+            material_outlook,
+            config.outlook_weight,
         ),
         moves_left: record.moves_left as f32,
         material: f32::from(record.final_material),
@@ -419,6 +441,8 @@ mod tests {
             mirror_probability: 0.5,
             start_rows: 1,
             search_value_weight: 0.0,
+            outlook_weight: 0.0,
+            outlook_horizon: 8,
             max_plies: Some(200),
             window: WindowConfig {
                 min_rows: 1_000_000,
@@ -540,7 +564,7 @@ mod tests {
     #[test]
     fn mirror_images_have_mirrored_moves_and_features() {
         use rand::Rng;
-        let options = RulesOptions::default();
+        let options = koshogi_rules::RulesOptions::default();
         let mut rng = ChaCha8Rng::seed_from_u64(99);
         let mut game = Game::new(options);
         let mut moves = Vec::new();
@@ -592,10 +616,50 @@ mod tests {
 
     #[test]
     fn value_targets_follow_the_result_and_mix_in_the_search_value() {
-        assert_eq!(value_target(1, -1.0, 0.0), [1.0, 0.0, 0.0]);
-        assert_eq!(value_target(0, 0.5, 0.0), [0.0, 1.0, 0.0]);
-        assert_eq!(value_target(-1, 0.5, 0.0), [0.0, 0.0, 1.0]);
+        assert_eq!(value_target(1, -1.0, 0.0, 0.9, 0.0), [1.0, 0.0, 0.0]);
+        assert_eq!(value_target(0, 0.5, 0.0, 0.9, 0.0), [0.0, 1.0, 0.0]);
+        assert_eq!(value_target(-1, 0.5, 0.0, 0.9, 0.0), [0.0, 0.0, 1.0]);
         // Half result (loss), half search value 0.5 → (0.75, 0, 0.25).
-        assert_eq!(value_target(-1, 0.5, 0.5), [0.375, 0.0, 0.625]);
+        assert_eq!(value_target(-1, 0.5, 0.5, 0.9, 0.0), [0.375, 0.0, 0.625]);
+    }
+
+    #[test]
+    fn value_targets_mix_in_the_material_outlook_last() {
+        // A draw, half the material outlook −0.5 → (0.25, 0, 0.75) half: (0.125, 0.5, 0.375).
+        assert_eq!(value_target(0, 0.9, 0.0, -0.5, 0.5), [0.125, 0.5, 0.375]);
+        // Search value and outlook together: result win, search 0 (weight 0.5) → (0.75, 0,
+        // 0.25); then outlook 1 at weight 0.5 → (0.875, 0, 0.125).
+        assert_eq!(value_target(1, 0.0, 0.5, 1.0, 0.5), [0.875, 0.0, 0.125]);
+    }
+
+    #[test]
+    fn sampled_value_targets_carry_the_material_outlook() {
+        // Games of random moves lose material; with the outlook at full weight the value
+        // targets must spread beyond the three pure results.
+        let dir = tempfile::tempdir().unwrap();
+        let options = SyntheticOptions {
+            games: 2,
+            max_plies: 400,
+            positions_per_shard: 800,
+            seed: 7,
+            ..Default::default()
+        };
+        write_random_games(dir.path(), &options).unwrap();
+        let mut config = config(64);
+        config.outlook_weight = 1.0;
+        let mut sampler = Sampler::new(dir.path(), config, SamplerCursor::fresh(3));
+        sampler.refresh().unwrap();
+        let batch = ready(sampler.next_batch().unwrap());
+        let targets = batch.builder.wdl_targets();
+        let draws: f32 = targets.iter().map(|t| t[1]).sum();
+        assert_eq!(draws, 0.0, "the outlook has no draw mass");
+        let distinct: std::collections::BTreeSet<i64> = targets
+            .iter()
+            .map(|t| (t[0] * 1000.0).round() as i64)
+            .collect();
+        assert!(distinct.len() > 3, "only {distinct:?}");
+        for t in &targets {
+            assert!((t[0] + t[2] - 1.0).abs() < 1e-5 && t[0] >= 0.0 && t[2] >= 0.0);
+        }
     }
 }
