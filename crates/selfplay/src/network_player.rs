@@ -1,7 +1,7 @@
 //! The network that plays self-play games, following the run's newest checkpoint.
 //!
 //! It lives on a worker's evaluation thread (a tch model is not `Sync`). Workers set
-//! [`ModelSignals::recheck`] whenever a game ends; before its next batch the evaluator then looks
+//! [`ModelSignals::request_recheck`] whenever a game ends; before its next batch the evaluator then looks
 //! in `<run>/checkpoints/` and, if a newer complete checkpoint is there, loads it. A checkpoint
 //! that fails to load is skipped with a warning (the old weights keep playing) rather than
 //! stopping self-play. With gating on, it plays the checkpoint named in `accepted.json` (the last
@@ -10,7 +10,6 @@
 //! weight the loaded checkpoint's step calls for.
 
 use std::path::PathBuf;
-use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use koshogi_mcts::material::{blend_material_value, MaterialEvaluator};
@@ -30,6 +29,8 @@ pub struct CheckpointFollowingEvaluator {
     checkpoints: PathBuf,
     runtime: RuntimeConfig,
     signals: Arc<ModelSignals>,
+    /// This evaluator's slot in `signals` (its worker).
+    worker: usize,
     loaded_step: Option<u64>,
     gated: bool,
     /// The material bootstrap: its schedule and the piece values (None = off).
@@ -46,6 +47,7 @@ impl CheckpointFollowingEvaluator {
         runtime: RuntimeConfig,
         intra_op_threads: i32,
         signals: Arc<ModelSignals>,
+        worker: usize,
         gated: bool,
     ) -> Result<Self, EvalError> {
         tch::set_num_threads(intra_op_threads.max(1));
@@ -56,6 +58,7 @@ impl CheckpointFollowingEvaluator {
             checkpoints,
             runtime,
             signals,
+            worker,
             loaded_step: None,
             gated,
             material: None,
@@ -89,7 +92,7 @@ impl CheckpointFollowingEvaluator {
             Ok((model, _card)) => {
                 self.inner = NetworkEvaluator::new(model);
                 self.loaded_step = Some(step);
-                self.signals.step.store(step, Ordering::Relaxed);
+                self.signals.publish_step(self.worker, step);
                 tracing::info!("self-play now plays checkpoint step {step}");
             }
             Err(e) => tracing::warn!("skipping checkpoint {}: {e}", card.display()),
@@ -121,7 +124,7 @@ impl Evaluator<Game> for CheckpointFollowingEvaluator {
         requests: &[EvalRequest<Game>],
         out: &mut Vec<Evaluation>,
     ) -> Result<(), EvalError> {
-        if self.signals.recheck.swap(false, Ordering::Relaxed) {
+        if self.signals.take_recheck(self.worker) {
             self.reload_if_newer();
         }
         let first = out.len();

@@ -28,6 +28,10 @@ pub struct SelfplayTotals {
     pub evaluated: u64,
     /// Largest batch the drivers could form (sum over workers of their half-pools).
     pub batch_capacity: u64,
+    /// Games against the greedy baseline (`selfplay.greedy_opponent_fraction`), and the
+    /// network's points in them (1 a win, ½ a draw).
+    pub greedy_games: u64,
+    pub greedy_points: f64,
 }
 
 impl SelfplayTotals {
@@ -38,6 +42,15 @@ impl SelfplayTotals {
     /// Fraction of audited would-be resignations that were wrong.
     pub fn false_resignation_rate(&self) -> f64 {
         ratio(self.false_resignations, self.resign_audits)
+    }
+
+    /// The network's score against the greedy baseline in self-play (0 without such games).
+    pub fn greedy_score(&self) -> f64 {
+        if self.greedy_games == 0 {
+            0.0
+        } else {
+            self.greedy_points / self.greedy_games as f64
+        }
     }
 
     /// Mean batch size as a fraction of the largest batch the drivers could form.
@@ -108,6 +121,7 @@ impl SelfplayStats {
             ("selfplay/false_resign_rate", t.false_resignation_rate()),
             ("selfplay/mean_batch_fill", t.mean_batch_fill()),
             ("selfplay/nn_evals_per_s", t.evaluated as f64 / secs),
+            ("selfplay/greedy_score", t.greedy_score()),
         ]
     }
 
@@ -117,7 +131,7 @@ impl SelfplayStats {
         let secs = self.elapsed().as_secs_f64().max(1e-9);
         format!(
             "{} games ({:.3}/s), {} positions ({:.1}/s), mean length {:.0}, B/W/D {}/{}/{} ({} at cap), \
-             resigned {}, false resign {}/{}, batch fill {:.0}%, {:.0} evals/s",
+             resigned {}, false resign {}/{}, batch fill {:.0}%, {:.0} evals/s{}",
             t.games,
             t.games as f64 / secs,
             t.positions,
@@ -132,6 +146,15 @@ impl SelfplayStats {
             t.resign_audits,
             100.0 * t.mean_batch_fill(),
             t.evaluated as f64 / secs,
+            if t.greedy_games > 0 {
+                format!(
+                    ", vs greedy {:.1}% of {}",
+                    100.0 * t.greedy_score(),
+                    t.greedy_games
+                )
+            } else {
+                String::new()
+            },
         )
     }
 }

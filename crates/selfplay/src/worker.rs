@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
+use koshogi_arena::baselines::greedy::greedy_move;
 use koshogi_mcts::{DriverConfig, EvalThread, Search, SearchConfig, SearchDriver, SearchResult};
 use koshogi_replay::{GameRecorder, Provenance, SearchRecord, ShardDir, ShardWriter};
 use koshogi_rules::game_record::{GameRecord, RecordResult};
@@ -44,12 +45,62 @@ impl GameBudget {
     }
 }
 
-/// Signals between the workers and whatever owns the network: the evaluator reloads the newest
-/// checkpoint when `recheck` is set (workers set it between games) and publishes its step.
-#[derive(Debug, Default)]
+/// Signals between each worker and its own evaluator (every worker has one, on its own
+/// thread): the worker asks for a recheck between games, and the evaluator reloads the newest
+/// checkpoint and publishes the step now playing. One slot per worker: with a single shared
+/// flag, the first evaluator to see it cleared it for all the others, and every worker's
+/// shards recorded whichever evaluator had loaded last.
+#[derive(Debug)]
 pub struct ModelSignals {
-    pub recheck: AtomicBool,
-    pub step: AtomicU64,
+    workers: Vec<WorkerSignals>,
+}
+
+#[derive(Debug, Default)]
+struct WorkerSignals {
+    recheck: AtomicBool,
+    step: AtomicU64,
+}
+
+impl ModelSignals {
+    /// Slots for workers `0..workers`.
+    pub fn new(workers: usize) -> ModelSignals {
+        ModelSignals {
+            workers: (0..workers).map(|_| WorkerSignals::default()).collect(),
+        }
+    }
+
+    /// How many workers have a slot.
+    pub fn workers(&self) -> usize {
+        self.workers.len()
+    }
+
+    /// Asks `worker`'s evaluator to look for a newer checkpoint before its next batch.
+    pub fn request_recheck(&self, worker: usize) {
+        if let Some(slot) = self.workers.get(worker) {
+            slot.recheck.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Whether a recheck was asked for since the last call (clears the request).
+    pub fn take_recheck(&self, worker: usize) -> bool {
+        self.workers
+            .get(worker)
+            .is_some_and(|slot| slot.recheck.swap(false, Ordering::Relaxed))
+    }
+
+    /// Records the checkpoint step `worker`'s evaluator plays now.
+    pub fn publish_step(&self, worker: usize, step: u64) {
+        if let Some(slot) = self.workers.get(worker) {
+            slot.step.store(step, Ordering::Relaxed);
+        }
+    }
+
+    /// The checkpoint step `worker`'s evaluator plays (0 = random initialisation).
+    pub fn step(&self, worker: usize) -> u64 {
+        self.workers
+            .get(worker)
+            .map_or(0, |slot| slot.step.load(Ordering::Relaxed))
+    }
 }
 
 /// Everything a worker shares with the pool.
@@ -78,6 +129,9 @@ struct GameInProgress {
     /// Whether the search now running is a full one (recorded as a policy target).
     full_search: bool,
     finished: bool,
+    /// The side the greedy baseline plays in this game, if any
+    /// (`selfplay.greedy_opponent_fraction`).
+    greedy: Option<Color>,
 }
 
 /// Runs one worker until its games are done (budget spent or stop requested and in-flight
@@ -88,6 +142,12 @@ pub fn run_worker(
     eval: EvalThread<Game>,
 ) -> Result<(), SelfplayError> {
     ctx.config.validate()?;
+    if worker >= ctx.model.workers() {
+        return Err(SelfplayError::Config(format!(
+            "worker {worker} has no model signals (only {})",
+            ctx.model.workers()
+        )));
+    }
     let mut state = WorkerState::open(worker, ctx)?;
     let mut driver = SearchDriver::new(eval, ctx.driver.clone());
     let mut searches = Vec::new();
@@ -132,6 +192,7 @@ pub fn run_worker(
 /// What one worker owns besides its searches: randomness and its outputs.
 struct WorkerState<'a> {
     ctx: &'a WorkerContext,
+    worker: usize,
     rng: ChaCha8Rng,
     writer: ShardWriter,
     games_dir: PathBuf,
@@ -160,6 +221,7 @@ impl<'a> WorkerState<'a> {
         }
         Ok(WorkerState {
             ctx,
+            worker,
             rng,
             writer,
             games_dir,
@@ -174,22 +236,56 @@ impl<'a> WorkerState<'a> {
         let search = Search::new(game, ctx.search.clone(), self.rng.random());
         let audit = self.rng.random::<f32>() < ctx.config.resign.disabled_fraction;
         let id = self.rng.random();
+        // Always draw both numbers, so the fraction does not change the other random choices.
+        let against_greedy = self.rng.random::<f32>() < ctx.config.greedy_opponent_fraction;
+        let greedy_color = if self.rng.random::<bool>() {
+            Color::Black
+        } else {
+            Color::White
+        };
         let progress = GameInProgress {
             id,
             resign: ResignTracker::new(&ctx.config.resign, audit),
             recorder: GameRecorder::new(id),
             full_search: true,
             finished: false,
+            greedy: against_greedy.then_some(greedy_color),
         };
         (search, progress)
     }
 
-    /// Decides full or cheap search (playout-cap randomisation) and starts it.
+    /// Plays the greedy baseline's moves while it is its turn; the outcome if that ends the
+    /// game. Its positions are not recorded (no search, no target).
+    fn play_greedy_moves(
+        &mut self,
+        search: &mut Search<Game>,
+        game: &GameInProgress,
+    ) -> Result<Option<Outcome>, SelfplayError> {
+        let Some(greedy) = game.greedy else {
+            return Ok(None);
+        };
+        while search.game().position().side_to_move() == greedy {
+            let Some(mv) = greedy_move(search.game(), &mut self.rng) else {
+                return Ok(search.game().outcome());
+            };
+            search.advance(mv).map_err(SelfplayError::Search)?;
+            if let Some(outcome) = search.game().outcome() {
+                return Ok(Some(outcome));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Lets the greedy baseline move if it is its turn, then decides full or cheap search
+    /// (playout-cap randomisation) and starts it.
     fn start_search(
         &mut self,
         search: &mut Search<Game>,
         game: &mut GameInProgress,
     ) -> Result<(), SelfplayError> {
+        if let Some(outcome) = self.play_greedy_moves(search, game)? {
+            return self.finish_game(search, game, outcome);
+        }
         let ctx = self.ctx;
         game.full_search = self.rng.random::<f32>() < ctx.config.full_search_probability;
         search.config_mut().simulations = if game.full_search {
@@ -266,11 +362,11 @@ impl<'a> WorkerState<'a> {
         let total_plies = search.game().plies_played();
         let recorder = std::mem::replace(&mut game.recorder, GameRecorder::new(game.id));
         let records = recorder.finish(search.game().position(), &outcome);
-        let model_step = ctx.model.step.load(Ordering::Relaxed);
+        let model_step = ctx.model.step(self.worker);
         self.writer.set_model_step(model_step);
         let shard = self.writer.add_game(&records)?;
         if ctx.config.save_game_records {
-            self.save_record(search.game(), game.id, model_step, outcome)?;
+            self.save_record(search.game(), game, model_step, outcome)?;
         }
 
         let audit = game.resign.false_resignation(outcome.winner());
@@ -301,6 +397,14 @@ impl<'a> WorkerState<'a> {
                 t.resign_audits += 1;
                 t.false_resignations += u64::from(wrong);
             }
+            if let Some(greedy) = game.greedy {
+                t.greedy_games += 1;
+                t.greedy_points += match outcome.winner() {
+                    Some(winner) if winner == greedy => 0.0,
+                    Some(_) => 1.0,
+                    None => 0.5,
+                };
+            }
             t.plies += u64::from(total_plies);
             t.positions += records.len() as u64;
             t.policy_positions += full;
@@ -308,7 +412,7 @@ impl<'a> WorkerState<'a> {
         });
         game.finished = true;
         // Between games: let the evaluator look for a newer checkpoint.
-        ctx.model.recheck.store(true, Ordering::Relaxed);
+        ctx.model.request_recheck(self.worker);
 
         if ctx.stop.load(Ordering::Relaxed) || !ctx.budget.try_start() {
             return Ok(());
@@ -323,17 +427,24 @@ impl<'a> WorkerState<'a> {
     fn save_record(
         &self,
         game: &Game,
-        id: u64,
+        progress: &GameInProgress,
         model_step: u64,
         outcome: Outcome,
     ) -> Result<(), SelfplayError> {
-        let model = format!("step {model_step}");
+        let id = progress.id;
+        let player = |color: Color| {
+            if progress.greedy == Some(color) {
+                "greedy".to_string()
+            } else {
+                format!("step {model_step}")
+            }
+        };
         let record = GameRecord {
             tags: vec![
                 ("Event".into(), "koshogi selfplay".into()),
                 ("GameId".into(), format!("{id:016x}")),
-                ("Black".into(), model.clone()),
-                ("White".into(), model),
+                ("Black".into(), player(Color::Black)),
+                ("White".into(), player(Color::White)),
             ],
             start: Position::startpos(),
             moves: game.moves().copied().collect(),

@@ -1,6 +1,6 @@
 //! Self-play with a real (tiny) network: games finish and the player picks up a new checkpoint.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use koshogi_mcts::{DriverConfig, SearchConfig};
@@ -16,7 +16,7 @@ use koshogi_selfplay::{
 fn two_games_on_a_tiny_network_and_a_checkpoint_switch() {
     let dir = tempfile::tempdir().unwrap();
     let checkpoints = dir.path().join("checkpoints");
-    let signals = Arc::new(ModelSignals::default());
+    let signals = Arc::new(ModelSignals::new(2));
     let ctx = WorkerContext {
         config: SelfplayConfig {
             games_per_worker: 2,
@@ -42,13 +42,14 @@ fn two_games_on_a_tiny_network_and_a_checkpoint_switch() {
     let make = {
         let checkpoints = checkpoints.clone();
         let signals = signals.clone();
-        move |_worker: usize| {
+        move |worker: usize| {
             CheckpointFollowingEvaluator::new(
                 checkpoints.clone(),
                 &ModelConfig::tiny(),
                 RuntimeConfig::default(),
                 1,
                 signals.clone(),
+                worker,
                 false,
             )
         }
@@ -60,11 +61,7 @@ fn two_games_on_a_tiny_network_and_a_checkpoint_switch() {
         shards.iter().map(|s| s.len() as u64).sum::<u64>(),
         ctx.stats.snapshot().positions
     );
-    assert_eq!(
-        signals.step.load(Ordering::Relaxed),
-        0,
-        "no checkpoint yet: random network"
-    );
+    assert_eq!(signals.step(0), 0, "no checkpoint yet: random network");
 
     // A trainer writes step 5; the next evaluator built for the run starts from it.
     let step_dir = checkpoints.join("step-000000005");
@@ -79,7 +76,7 @@ fn two_games_on_a_tiny_network_and_a_checkpoint_switch() {
     .unwrap();
     let evaluator = make(0).unwrap();
     assert_eq!(evaluator.loaded_step(), Some(5));
-    assert_eq!(signals.step.load(Ordering::Relaxed), 5);
+    assert_eq!(signals.step(0), 5);
 }
 
 #[test]
@@ -98,7 +95,7 @@ fn with_gating_the_accepted_checkpoint_plays_not_the_newest() {
         )
         .unwrap();
     }
-    let signals = Arc::new(ModelSignals::default());
+    let signals = Arc::new(ModelSignals::new(2));
     let make = || {
         CheckpointFollowingEvaluator::new(
             dir.path().to_path_buf(),
@@ -106,6 +103,7 @@ fn with_gating_the_accepted_checkpoint_plays_not_the_newest() {
             RuntimeConfig::default(),
             1,
             signals.clone(),
+            0,
             true,
         )
         .unwrap()
@@ -127,8 +125,65 @@ fn with_gating_the_accepted_checkpoint_plays_not_the_newest() {
         RuntimeConfig::default(),
         1,
         signals.clone(),
+        0,
         false,
     )
     .unwrap();
     assert_eq!(ungated.loaded_step(), Some(9));
+}
+
+#[test]
+fn each_workers_evaluator_picks_up_a_new_checkpoint_on_its_own_request() {
+    use koshogi_mcts::{EvalRequest, Evaluator, SearchGame};
+    use koshogi_rules::Game;
+    let dir = tempfile::tempdir().unwrap();
+    let model = Model::new(&ModelConfig::tiny(), tch::Device::Cpu).unwrap();
+    let save = |step: u64| {
+        let step_dir = dir.path().join(format!("step-{step:09}"));
+        std::fs::create_dir_all(&step_dir).unwrap();
+        koshogi_nn::checkpoint::save(
+            &model,
+            &step_dir.join("model.json"),
+            step,
+            serde_json::json!({}),
+        )
+        .unwrap();
+    };
+    save(5);
+    let signals = Arc::new(ModelSignals::new(2));
+    let make = |worker| {
+        CheckpointFollowingEvaluator::new(
+            dir.path().to_path_buf(),
+            &ModelConfig::tiny(),
+            RuntimeConfig::default(),
+            1,
+            signals.clone(),
+            worker,
+            false,
+        )
+        .unwrap()
+    };
+    let (mut first, mut second) = (make(0), make(1));
+    assert_eq!((signals.step(0), signals.step(1)), (5, 5));
+    save(9);
+    let game = Game::new(RulesOptions::default());
+    let requests = [EvalRequest {
+        position: SearchGame::position(&game),
+        moves: game.legal_moves(),
+    }];
+    let mut out = Vec::new();
+    // Both workers finished a game: each evaluator must see its own request, although the
+    // first one to evaluate has already handled its own.
+    signals.request_recheck(0);
+    signals.request_recheck(1);
+    first.evaluate(&requests, &mut out).unwrap();
+    assert_eq!(first.loaded_step(), Some(9));
+    assert_eq!((signals.step(0), signals.step(1)), (9, 5));
+    second.evaluate(&requests, &mut out).unwrap();
+    assert_eq!(second.loaded_step(), Some(9));
+    assert_eq!(
+        signals.step(1),
+        9,
+        "each worker's shards name its own model step"
+    );
 }

@@ -27,7 +27,7 @@ fn context(run_dir: &std::path::Path, games: u64, config: SelfplayConfig) -> Wor
         stats: Arc::new(SelfplayStats::default()),
         budget: Arc::new(GameBudget::new(Some(games))),
         stop: Arc::new(AtomicBool::new(false)),
-        model: Arc::new(ModelSignals::default()),
+        model: Arc::new(ModelSignals::new(4)),
         seed: 7,
     }
 }
@@ -249,4 +249,60 @@ fn with_material_adjudication_capped_games_go_to_the_side_ahead_in_records_and_t
         first_results.iter().filter(|&&r| r == 1).count() as u64,
         totals.black_wins
     );
+}
+
+#[test]
+fn games_against_greedy_record_only_the_networks_positions() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = SelfplayConfig {
+        games_per_worker: 4,
+        max_plies: 40,
+        greedy_opponent_fraction: 1.0,
+        positions_per_shard: 1,
+        ..small_config()
+    };
+    let ctx = context(dir.path(), 4, config);
+    run_pool(&ctx, |_| Ok(MaterialEvaluator::default())).unwrap();
+    let totals = ctx.stats.snapshot();
+    assert_eq!(totals.games, 4);
+    assert_eq!(totals.greedy_games, 4);
+    assert!((0.0..=4.0).contains(&totals.greedy_points));
+    assert!(ctx.stats.summary().contains("vs greedy"));
+
+    // Every record names greedy on exactly one side.
+    let mut greedy_sides = Vec::new();
+    for entry in std::fs::read_dir(dir.path().join("games")).unwrap() {
+        let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        let record = GameRecord::parse(&text, RulesOptions::default()).unwrap();
+        let tag = |name: &str| {
+            record
+                .tags
+                .iter()
+                .find(|(k, _)| k == name)
+                .map(|(_, v)| v.clone())
+                .unwrap()
+        };
+        let sides = [tag("Black"), tag("White")];
+        assert_eq!(
+            sides.iter().filter(|s| *s == "greedy").count(),
+            1,
+            "{sides:?}"
+        );
+        greedy_sides.push(if sides[0] == "greedy" { 0 } else { 1 });
+    }
+    assert_eq!(greedy_sides.len(), 4);
+
+    // Shards hold one game each: only the network's plies (one parity), none of greedy's.
+    let shards = read_all_shards(&shards_dir(dir.path())).unwrap();
+    assert_eq!(shards.len(), 4);
+    let mut positions = 0;
+    for shard in &shards {
+        let plies: Vec<u32> = shard.records().map(|r| r.ply).collect();
+        assert!(!plies.is_empty());
+        let parity = plies[0] % 2;
+        assert!(plies.iter().all(|p| p % 2 == parity), "{plies:?}");
+        assert!(plies.windows(2).all(|w| w[1] == w[0] + 2), "{plies:?}");
+        positions += plies.len() as u64;
+    }
+    assert_eq!(positions, totals.positions);
 }

@@ -85,7 +85,7 @@ pub fn worker_context(
         stats,
         budget: Arc::new(GameBudget::new(games)),
         stop,
-        model: Arc::new(ModelSignals::default()),
+        model: Arc::new(ModelSignals::new(config.selfplay.workers)),
         seed: config.selfplay_seed(),
     })
 }
@@ -99,13 +99,14 @@ pub fn play(config: &RunConfig, ctx: &WorkerContext, gated: bool) -> Result<()> 
     let threads = config.run.inference_threads;
     let signals = ctx.model.clone();
     let selfplay = config.selfplay.clone();
-    run_pool(ctx, move |_worker| {
+    run_pool(ctx, move |worker| {
         CheckpointFollowingEvaluator::new(
             checkpoints.clone(),
             &model,
             runtime,
             threads,
             signals.clone(),
+            worker,
             gated,
         )
         .map(|evaluator| evaluator.with_material_bootstrap(&selfplay))
