@@ -28,6 +28,9 @@ enum Command {
     Train(commands::train::TrainArgs),
     /// Play matches between players (Elo ± 95 % CI, SPRT) or rate a run's checkpoints (--ladder).
     Arena(commands::arena::ArenaArgs),
+    /// What a run's shards teach and what a checkpoint learned: targets and values on passes,
+    /// captures and material, earliest vs latest shards.
+    Diagnose(commands::diagnose::DiagnoseArgs),
     /// Export a checkpoint as TorchScript + safetensors + JSON model card for other clients.
     Export(commands::export::ExportArgs),
     /// Write a position's network input tensor and legal moves' policy legs (npy + JSON).
@@ -79,6 +82,7 @@ fn main() {
         Command::Serve(args) => commands::serve::run(args),
         Command::Train(args) => commands::train::run(args),
         Command::Bench(args) => commands::bench::run(args),
+        Command::Diagnose(args) => commands::diagnose::run(args),
     };
     if let Err(err) = result {
         eprintln!("error: {err:#}");

@@ -120,6 +120,19 @@ impl RunConfig {
             self.search.simulations >= 1,
             "search.simulations must be at least 1"
         );
+        let gumbel = &self.search.gumbel;
+        anyhow::ensure!(
+            gumbel.max_considered_actions >= 1,
+            "search.gumbel.max_considered_actions must be at least 1"
+        );
+        anyhow::ensure!(
+            gumbel.min_q_range >= 0.0 && gumbel.min_q_range.is_finite(),
+            "search.gumbel.min_q_range must be non-negative and finite"
+        );
+        anyhow::ensure!(
+            gumbel.capture_candidates <= gumbel.max_considered_actions,
+            "search.gumbel.capture_candidates must not exceed max_considered_actions"
+        );
         anyhow::ensure!(
             self.run.inference_threads >= 1,
             "run.inference_threads must be at least 1"
@@ -218,5 +231,38 @@ mod tests {
             format!("{err:#}").contains("full_search_probability"),
             "{err:#}"
         );
+    }
+
+    #[test]
+    fn bad_root_search_settings_are_errors_naming_the_field() {
+        for (text, field) in [
+            (
+                "[search.gumbel]\nmax_considered_actions = 4\ncapture_candidates = 5\n",
+                "capture_candidates",
+            ),
+            ("[search.gumbel]\nmin_q_range = -1.0\n", "min_q_range"),
+            (
+                "[search.gumbel]\nmax_considered_actions = 0\n",
+                "max_considered_actions",
+            ),
+        ] {
+            let err = RunConfig::parse(text).unwrap_err();
+            assert!(format!("{err:#}").contains(field), "{text}: {err:#}");
+        }
+    }
+
+    #[test]
+    fn the_cpu_config_searches_below_the_root() {
+        // Sequential halving must give every considered move 2+ visits with the full budget.
+        let path = koshogi_test_support::workspace_root().join("configs/cpu.toml");
+        let (config, _) = RunConfig::load(&path).unwrap();
+        let m = config.search.gumbel.max_considered_actions;
+        let schedule = koshogi_mcts::sequential_halving::considered_visit_sequence(
+            m,
+            config.search.simulations,
+        );
+        assert_eq!(schedule.iter().filter(|&&v| v == 1).count() as u32, m);
+        assert!(config.search.gumbel.capture_candidates >= 1);
+        assert!(config.train.material_outlook_weight > 0.0);
     }
 }

@@ -152,6 +152,48 @@ fn run_trains_checkpoints_and_resumes() {
 }
 
 #[test]
+fn diagnose_reads_a_runs_shards_and_a_checkpoint() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = write_config(dir.path());
+    let run = dir.path().join("run");
+    let run_str = run.to_str().unwrap();
+    ok(&koshogi(&[
+        "run", "--config", &config, "--run", run_str, "--steps", "2",
+    ]));
+    let checkpoint = run.join("checkpoints/step-000000002");
+    let out = ok(&koshogi(&[
+        "diagnose",
+        "--run",
+        run_str,
+        "--checkpoint",
+        checkpoint.to_str().unwrap(),
+        "--shards",
+        "1",
+        "--sample",
+        "8",
+    ]));
+    for expected in [
+        "== earliest 1 shard(s)",
+        "== latest 1 shard(s)",
+        "played moves: passes",
+        "policy targets (",
+        "Black to move (",
+        "White to move (",
+        "network on ",
+        "played captures that won material",
+    ] {
+        assert!(out.contains(expected), "missing {expected:?} in\n{out}");
+    }
+    // Without shards it is a clear error, not a panic.
+    let empty = dir.path().join("empty");
+    std::fs::create_dir_all(empty.join("shards")).unwrap();
+    std::fs::copy(run.join("config.toml"), empty.join("config.toml")).unwrap();
+    let out = koshogi(&["diagnose", "--run", empty.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("has no replay shards"));
+}
+
+#[test]
 fn with_gating_run_records_the_accepted_checkpoint() {
     let dir = tempfile::tempdir().unwrap();
     let config = dir.path().join("gated.toml");

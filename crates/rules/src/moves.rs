@@ -168,6 +168,16 @@ impl Move {
         self.capture_mask != 0 || self.n_shots != 0
     }
 
+    /// True for a pass (§4.6, AMB-29): legs that end back on the origin, removing nothing and
+    /// promoting nothing, so the board is as it was (only the turn changes). A stationary shot
+    /// (no legs) captures, so it is never a pass; igui ends on the origin but captures.
+    pub fn is_pass(&self) -> bool {
+        self.n_legs > 1
+            && self.destination() == self.origin
+            && !self.is_capture()
+            && self.promotion != Promotion::Promote
+    }
+
     /// Points whose enemy pieces this move removes by displacement, igui or shot, sorted and
     /// de-duplicated (the "removed set" of §4.10).
     pub fn removed_points(&self) -> Vec<Square> {
@@ -251,6 +261,38 @@ mod tests {
         let m = Move::from_parts(sq("19n"), &[(sq("19f"), true)], &[], Promotion::Promote).unwrap();
         assert_eq!(m.to_string(), "19nx19f+");
         assert_eq!(m.with_promotion(Promotion::Decline).to_string(), "19nx19f=");
+    }
+
+    #[test]
+    fn a_pass_returns_to_its_origin_and_removes_nothing() {
+        let pass = |promotion| {
+            Move::from_parts(
+                sq("13s"),
+                &[(sq("13r"), false), (sq("13s"), false)],
+                &[],
+                promotion,
+            )
+            .unwrap()
+        };
+        assert!(pass(Promotion::None).is_pass());
+        assert!(pass(Promotion::Decline).is_pass());
+        assert!(!pass(Promotion::Promote).is_pass());
+        let igui = Move::from_parts(
+            sq("13s"),
+            &[(sq("12r"), true), (sq("13s"), false)],
+            &[],
+            Promotion::None,
+        )
+        .unwrap();
+        assert!(!igui.is_pass());
+        let two_steps = Move::from_parts(
+            sq("13s"),
+            &[(sq("13r"), false), (sq("13q"), false)],
+            &[],
+            Promotion::None,
+        )
+        .unwrap();
+        assert!(!two_steps.is_pass());
     }
 
     #[test]

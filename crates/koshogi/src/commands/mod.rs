@@ -2,6 +2,7 @@
 
 pub mod arena;
 pub mod bench;
+pub mod diagnose;
 pub mod encode;
 pub mod engine;
 pub mod export;
