@@ -84,6 +84,12 @@ pub struct GumbelConfig {
     /// policy that one wins material. It is move ordering, as engines order captures by
     /// victim value: it changes which moves are searched, never their values.
     pub capture_candidates: u32,
+    /// Below the root, a node's first visit goes to its most valuable capture (if it has
+    /// one), the way an engine answers a move with captures first. With two visits per root
+    /// move the second one is the opponent's reply, and a young network's prior picks that
+    /// reply almost at random: a move that leaves the general en prise looked as good as any
+    /// other. Only the order of visits changes, never a value.
+    pub capture_first_reply: bool,
 }
 
 impl Default for GumbelConfig {
@@ -96,6 +102,7 @@ impl Default for GumbelConfig {
             rescale_q: true,
             min_q_range: 1e-8,
             capture_candidates: 0,
+            capture_first_reply: false,
         }
     }
 }
@@ -104,7 +111,8 @@ impl GumbelConfig {
     /// Deterministic play with `simulations` per move (arena, gate, ladder): no root noise,
     /// and few enough considered moves that each gets at least two visits, so that every move
     /// tried is also answered: with m = n = 16 each move got one visit and the search was one
-    /// ply deep, blind to any recapture. Half of the considered moves are kept for captures.
+    /// ply deep, blind to any recapture. Half of the considered moves are kept for captures,
+    /// and replies try the biggest capture first.
     pub fn evaluation(simulations: u32) -> GumbelConfig {
         // The largest m <= 16 whose first halving phase gives each move two visits:
         // n / (ceil(log2 m) * m) >= 2 (see `sequential_halving`); at least 2.
@@ -118,6 +126,7 @@ impl GumbelConfig {
             gumbel_scale: 0.0,
             min_q_range: 0.5,
             capture_candidates: considered / 2,
+            capture_first_reply: true,
             ..GumbelConfig::default()
         }
     }

@@ -603,6 +603,11 @@ impl<G: SearchGame> Search<G> {
     fn select_interior(&mut self, node: NodeId) -> usize {
         match self.config.algorithm {
             Algorithm::Gumbel => {
+                if self.config.gumbel.capture_first_reply {
+                    if let Some(i) = self.unvisited_best_capture(node) {
+                        return i;
+                    }
+                }
                 self.compute_sigma(node);
                 gumbel::improved_policy(
                     &self.scratch_stats,
@@ -626,6 +631,23 @@ impl<G: SearchGame> Search<G> {
                 )
             }
         }
+    }
+
+    /// At a node none of whose children has been visited yet, its most valuable capture (the
+    /// first such in move order on ties); `None` otherwise. The game is in `node`'s position.
+    fn unvisited_best_capture(&self, node: NodeId) -> Option<usize> {
+        let n = self.tree.node(node);
+        if n.visits + n.in_flight > 1 {
+            return None;
+        }
+        let mut best: Option<(usize, f32)> = None;
+        for (i, edge) in self.tree.edges_of(node).iter().enumerate() {
+            let value = self.game.capture_value(&edge.mv);
+            if value > 0.0 && best.is_none_or(|(_, v)| value > v) {
+                best = Some((i, value));
+            }
+        }
+        best.map(|(i, _)| i)
     }
 
     /// The answer of a finished (or at least root-expanded) search.

@@ -239,3 +239,48 @@ fn evaluation_play_always_considers_captures() {
         assert_visits_add_up(search.tree());
     }
 }
+
+/// Two visits per root move see the opponent's reply only if the reply is the capture that
+/// hurts: with captures tried first below the root, every move that leaves the general on the
+/// chariot's file is seen to lose at once; with the prior's order (uniform here) it is not.
+#[test]
+fn replies_try_the_biggest_capture_first() {
+    let general_moved_off_file =
+        |m: &Move| m.origin() == Square::new(10, 10).unwrap() && m.destination().file() != 10;
+    let moves = must_dodge().legal_moves().len() as u32;
+    let mut two_visits_each = config(Algorithm::Gumbel, 2 * moves);
+    two_visits_each.gumbel = GumbelConfig {
+        max_considered_actions: moves,
+        gumbel_scale: 0.0,
+        capture_first_reply: true,
+        ..GumbelConfig::default()
+    };
+    let mut prior_order = two_visits_each.clone();
+    prior_order.gumbel.capture_first_reply = false;
+    let mut dodged_without = 0;
+    for seed in 0..3 {
+        let (result, search) = search_once(
+            must_dodge(),
+            two_visits_each.clone(),
+            seed,
+            MaterialEvaluator::default(),
+        );
+        assert!(
+            general_moved_off_file(&result.chosen_move),
+            "seed {seed}: {}",
+            result.chosen_move
+        );
+        assert_visits_add_up(search.tree());
+        let (result, _) = search_once(
+            must_dodge(),
+            prior_order.clone(),
+            seed,
+            MaterialEvaluator::default(),
+        );
+        dodged_without += u32::from(general_moved_off_file(&result.chosen_move));
+    }
+    assert_eq!(
+        dodged_without, 0,
+        "the prior's order should not find the threat"
+    );
+}
