@@ -11,9 +11,10 @@
 //! * [`gate`](mod@gate): should a candidate replace the incumbent; [`ladder_run`]: rate a run's players.
 //!
 //! Ko shogi:
-//! * [`koshogi_game`] (the [`ArenaGame`] impl), [`baselines`] (random, greedy material),
-//!   [`network_players`] (raw policy, tree search), [`player_spec`] + [`players`] (the
-//!   `random | greedy | policy:<ckpt> | mcts:<ckpt>[:sims]` syntax), [`koshogi_ladder`]
+//! * [`koshogi_game`] (the [`ArenaGame`] impl), [`baselines`] (random, greedy material,
+//!   alpha-beta), [`network_players`] (raw policy, tree search), [`player_spec`] + [`players`]
+//!   (the `random | greedy | ab:<depth> | policy:<ckpt> | mcts:<ckpt>[:sims]` syntax),
+//!   [`koshogi_ladder`]
 //!   (`--ladder <run>`), [`koshogi_gate`] (gating two checkpoints), [`bench`](mod@bench)
 //!   (`koshogi bench arena`).
 
@@ -39,7 +40,7 @@ pub mod sprt;
 #[cfg(test)]
 pub(crate) mod toy;
 
-pub use baselines::GreedyPlayer;
+pub use baselines::{AlphaBetaPlayer, GreedyPlayer};
 pub use elo::{EloEstimate, GameScore, WinDrawLoss};
 pub use game::{ArenaGame, GameEnd, Side};
 pub use gate::{gate, GateResult, GateSettings};

@@ -4,6 +4,7 @@
 //! |---|---|
 //! | `random` | uniformly random legal moves |
 //! | `greedy` | one-ply material grabber (see [`crate::baselines::greedy`]) |
+//! | `ab:<depth>` | alpha-beta over material, depth 1 to 4 (see [`crate::baselines::alphabeta`]) |
 //! | `policy:<ckpt>` | the network's most probable move, no search |
 //! | `mcts:<ckpt>` | tree search with the network, default simulations |
 //! | `mcts:<ckpt>:<sims>` | tree search with `<sims>` simulations per move |
@@ -15,10 +16,15 @@ use std::fmt;
 use std::path::PathBuf;
 use std::str::FromStr;
 
+use crate::baselines::alphabeta::MAX_DEPTH;
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PlayerSpec {
     Random,
     Greedy,
+    AlphaBeta {
+        depth: u32,
+    },
     Policy {
         checkpoint: PathBuf,
     },
@@ -31,9 +37,12 @@ pub enum PlayerSpec {
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum PlayerSpecError {
     #[error(
-        "unknown player `{0}`: expected random, greedy, policy:<ckpt> or mcts:<ckpt>[:<sims>]"
+        "unknown player `{0}`: expected random, greedy, ab:<depth>, policy:<ckpt> or \
+         mcts:<ckpt>[:<sims>]"
     )]
     Unknown(String),
+    #[error("player `{0}`: the alpha-beta depth must be a whole number from 1 to {MAX_DEPTH}")]
+    BadDepth(String),
     #[error("player `{0}` needs a checkpoint path after the colon")]
     MissingCheckpoint(String),
     #[error("player `{0}`: the number of simulations must be at least 1")]
@@ -49,6 +58,14 @@ impl FromStr for PlayerSpec {
             "random" => return Ok(PlayerSpec::Random),
             "greedy" => return Ok(PlayerSpec::Greedy),
             _ => {}
+        }
+        if let Some(depth) = text.strip_prefix("ab:") {
+            return match depth.parse::<u32>() {
+                Ok(depth) if (1..=MAX_DEPTH).contains(&depth) => {
+                    Ok(PlayerSpec::AlphaBeta { depth })
+                }
+                _ => Err(PlayerSpecError::BadDepth(text.into())),
+            };
         }
         if let Some(path) = text.strip_prefix("policy:") {
             if path.is_empty() {
@@ -90,6 +107,7 @@ impl fmt::Display for PlayerSpec {
         match self {
             PlayerSpec::Random => f.write_str("random"),
             PlayerSpec::Greedy => f.write_str("greedy"),
+            PlayerSpec::AlphaBeta { depth } => write!(f, "ab:{depth}"),
             PlayerSpec::Policy { checkpoint } => write!(f, "policy:{}", checkpoint.display()),
             PlayerSpec::Mcts {
                 checkpoint,
@@ -131,7 +149,17 @@ mod tests {
                 simulations: None
             })
         );
-        for spec in ["random", "greedy", "policy:x/y", "mcts:x:16", "mcts:x"] {
+        assert_eq!("ab:2".parse(), Ok(PlayerSpec::AlphaBeta { depth: 2 }));
+        assert_eq!(" ab:4".parse(), Ok(PlayerSpec::AlphaBeta { depth: 4 }));
+        for spec in [
+            "random",
+            "greedy",
+            "ab:1",
+            "ab:3",
+            "policy:x/y",
+            "mcts:x:16",
+            "mcts:x",
+        ] {
             assert_eq!(spec.parse::<PlayerSpec>().unwrap().to_string(), spec);
         }
     }
@@ -140,6 +168,23 @@ mod tests {
     fn rejects_bad_specs() {
         assert!(matches!(
             "alphabeta".parse::<PlayerSpec>(),
+            Err(PlayerSpecError::Unknown(_))
+        ));
+        for bad in [
+            "ab:0",
+            "ab:5",
+            "ab:",
+            "ab:x",
+            "ab:-1",
+            "ab:2:3",
+            "ab:99999999999",
+        ] {
+            let error = bad.parse::<PlayerSpec>().unwrap_err();
+            assert_eq!(error, PlayerSpecError::BadDepth(bad.into()));
+            assert!(error.to_string().contains("from 1 to 4"), "{error}");
+        }
+        assert!(matches!(
+            "ab".parse::<PlayerSpec>(),
             Err(PlayerSpecError::Unknown(_))
         ));
         assert!(matches!(

@@ -4,7 +4,7 @@ use koshogi_nn::checkpoint::read_card;
 use koshogi_nn::RuntimeConfig;
 use koshogi_rules::{Game, RulesOptions};
 
-use crate::baselines::GreedyPlayer;
+use crate::baselines::{AlphaBetaPlayer, GreedyPlayer};
 use crate::network_players::{card_rules_options, resolve_card, MctsPlayer, PolicyPlayer};
 use crate::player::{Player, RandomPlayer};
 use crate::player_spec::PlayerSpec;
@@ -59,6 +59,10 @@ pub fn build_player(
         },
         PlayerSpec::Greedy => BuiltPlayer {
             player: Box::new(GreedyPlayer::new()),
+            rules_options: None,
+        },
+        PlayerSpec::AlphaBeta { depth } => BuiltPlayer {
+            player: Box::new(AlphaBetaPlayer::new(*depth)),
             rules_options: None,
         },
         PlayerSpec::Policy { checkpoint } => {

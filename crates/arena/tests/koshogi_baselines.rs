@@ -1,8 +1,11 @@
 //! Baselines playing real Ko shogi: the greedy material grabber must beat the random mover
-//! decisively, and two identical random movers must come out even.
+//! decisively, alpha-beta at depth 2 must beat greedy, and two identical random movers must come
+//! out even.
 
 use koshogi_arena::koshogi_game::new_game;
-use koshogi_arena::{run_match, GameScore, GreedyPlayer, MatchSettings, RandomPlayer};
+use koshogi_arena::{
+    run_match, AlphaBetaPlayer, GameScore, GreedyPlayer, MatchSettings, RandomPlayer,
+};
 use koshogi_rules::game_record::GameRecord;
 use koshogi_rules::{Position, RulesOptions};
 
@@ -129,4 +132,28 @@ fn material_adjudication_scores_capped_games_by_piece_count() {
         assert_eq!(g.termination, "material at max plies", "{g:?}");
         assert_eq!(g.plies, 30);
     }
+}
+
+#[test]
+fn alpha_beta_at_depth_two_beats_greedy() {
+    // Greedy walks into recaptures that depth 2 with quiescence sees. Games are capped and
+    // scored by material (a lead of 2 pieces wins), as `koshogi arena --max-plies 100
+    // --cap-material 2` would.
+    let options = RulesOptions::default();
+    let s = MatchSettings {
+        cap_material_margin: Some(2),
+        ..settings(8, 100)
+    };
+    let report = run_match(
+        &|| new_game(&options, &s),
+        &mut AlphaBetaPlayer::new(2),
+        &mut GreedyPlayer::new(),
+        &s,
+        &mut (),
+    )
+    .unwrap();
+    eprintln!("{}", report.summary());
+    assert_eq!(report.player_a, "ab:2");
+    assert!(report.wdl.wins >= 6, "{}", report.summary());
+    assert_eq!(report.wdl.losses, 0, "{}", report.summary());
 }

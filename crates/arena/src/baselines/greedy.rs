@@ -105,23 +105,9 @@ pub fn greedy_move(game: &Game, rng: &mut impl Rng) -> Option<Move> {
 mod tests {
     use super::*;
     use crate::baselines::piece_values::piece_value;
-    use koshogi_rules::{Color, Piece, PieceKind, Position, RulesOptions, Square};
+    use crate::baselines::test_positions::game;
+    use koshogi_rules::{Color, PieceKind};
     use rand::SeedableRng;
-
-    fn game(black_to_move: bool, pieces: &[(&str, Color, PieceKind)]) -> Game {
-        let mut position = Position::empty(if black_to_move {
-            Color::Black
-        } else {
-            Color::White
-        });
-        for &(square, color, kind) in pieces {
-            position.set_piece(
-                square.parse::<Square>().unwrap(),
-                Some(Piece::new(color, kind)),
-            );
-        }
-        Game::from_position(position, RulesOptions::default())
-    }
 
     fn gain_of(gains: &[(Move, f64)], text: &str) -> f64 {
         gains
