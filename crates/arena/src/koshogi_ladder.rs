@@ -5,6 +5,10 @@
 //! if it has one, otherwise a network with the run's architecture initialised from torch seed 0,
 //! saved once as `<run>/arena/random-init/model.json` so every later ladder run rates against
 //! the very same weights.
+//!
+//! Fixed baselines (built-in players, by default [`DEFAULT_BASELINES`]) are rated with the
+//! checkpoints: their levels do not depend on the run, so they mark the checkpoints' curve with
+//! known strengths ("passes greedy at step N") that compare across runs.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -23,10 +27,51 @@ use crate::ladder_run::{
 use crate::match_runner::{MatchObserver, MatchSettings};
 use crate::network_players::{card_rules_options, resolve_card, MctsPlayer, PolicyPlayer};
 use crate::player::Player;
+use crate::player_spec::{PlayerSpec, PlayerSpecError};
+use crate::players::{build_player, PlayerOptions};
 use crate::record::read_games_csv;
 
 /// Name of the synthesised anchor when the run has no step-0 checkpoint.
 pub const RANDOM_INIT_NAME: &str = "random-init";
+
+/// The baselines a ladder rates unless told otherwise (`koshogi arena --ladder … --anchors`).
+pub const DEFAULT_BASELINES: &str = "random,greedy,ab:2";
+
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum BaselinesError {
+    #[error(transparent)]
+    Spec(#[from] PlayerSpecError),
+    #[error(
+        "`{0}` cannot be a ladder baseline: only built-in players (random, greedy, ab:<depth>) \
+         stay the same from run to run"
+    )]
+    NotBuiltIn(String),
+    #[error("baseline `{0}` is listed twice")]
+    Duplicate(String),
+}
+
+/// Parses a comma-separated list of built-in players; `none` (or nothing) for no baseline.
+pub fn parse_baselines(text: &str) -> Result<Vec<PlayerSpec>, BaselinesError> {
+    let text = text.trim();
+    if text.is_empty() || text == "none" {
+        return Ok(Vec::new());
+    }
+    let mut baselines = Vec::new();
+    for item in text.split(',') {
+        let spec: PlayerSpec = item.parse()?;
+        match spec {
+            PlayerSpec::Random | PlayerSpec::Greedy | PlayerSpec::AlphaBeta { .. } => {}
+            PlayerSpec::Policy { .. } | PlayerSpec::Mcts { .. } => {
+                return Err(BaselinesError::NotBuiltIn(item.trim().to_string()))
+            }
+        }
+        if baselines.contains(&spec) {
+            return Err(BaselinesError::Duplicate(spec.to_string()));
+        }
+        baselines.push(spec);
+    }
+    Ok(baselines)
+}
 
 /// How the checkpoints play in the ladder.
 #[derive(Clone, Debug, PartialEq)]
@@ -48,6 +93,8 @@ pub struct RunLadderSettings {
     pub virtual_draws_per_pair: f64,
     /// Also write the ratings to TensorBoard under `<run>/tb/arena`.
     pub tensorboard: bool,
+    /// Built-in players rated with the checkpoints (see [`parse_baselines`]).
+    pub baselines: Vec<PlayerSpec>,
 }
 
 impl Default for RunLadderSettings {
@@ -59,6 +106,7 @@ impl Default for RunLadderSettings {
             runtime: RuntimeConfig::default(),
             virtual_draws_per_pair: 1.0,
             tensorboard: true,
+            baselines: parse_baselines(DEFAULT_BASELINES).expect("valid default baselines"),
         }
     }
 }
@@ -67,7 +115,7 @@ impl Default for RunLadderSettings {
 pub struct RunLadderResult {
     pub anchor: String,
     pub games_played: usize,
-    /// All rated players, in checkpoint order (anchor first).
+    /// All rated players, in checkpoint order (anchor first), then the baselines.
     pub ratings: Vec<Rating>,
     pub steps: HashMap<String, u64>,
     pub ladder_csv: PathBuf,
@@ -125,10 +173,24 @@ pub fn run_ladder(
     };
 
     let names: Vec<String> = cards.iter().map(|(n, _)| n.clone()).collect();
-    let pairs = ladder_pairs(&names, &anchor);
+    let baselines: Vec<(String, &PlayerSpec)> = settings
+        .baselines
+        .iter()
+        .map(|spec| (spec.to_string(), spec))
+        .collect();
+    let baseline_names: Vec<String> = baselines.iter().map(|(name, _)| name.clone()).collect();
+    let pairs = ladder_pairs(&names, &anchor, &baseline_names);
     let card_of: HashMap<String, PathBuf> = cards.into_iter().collect();
     let new_koshogi_game = || -> Game { new_game(&rules, &settings.match_settings) };
     let mut make_player = |name: &str| -> Result<Box<dyn Player<Game>>, LadderError> {
+        if let Some((_, spec)) = baselines.iter().find(|(n, _)| n == name) {
+            let options = PlayerOptions {
+                runtime: settings.runtime,
+                ..PlayerOptions::default()
+            };
+            let built = build_player(spec, &options).map_err(|e| player_error(name, e))?;
+            return Ok(built.player);
+        }
         let card = card_of
             .get(name)
             .ok_or_else(|| player_error(name, "not a checkpoint of this run"))?;
@@ -159,6 +221,7 @@ pub fn run_ladder(
         (
             steps.get(&r.name).copied().unwrap_or(u64::MAX),
             r.name != anchor,
+            baseline_names.iter().position(|b| *b == r.name),
         )
     });
     write_ladder_csv(&paths.ladder_csv(), &ratings, &steps)?;
@@ -207,5 +270,44 @@ fn write_tensorboard(
     }
     if let Err(e) = writer.sync() {
         tracing::warn!("TensorBoard ratings not synced: {e}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn baselines_are_built_in_players_listed_once() {
+        assert_eq!(
+            parse_baselines(DEFAULT_BASELINES).unwrap(),
+            [
+                PlayerSpec::Random,
+                PlayerSpec::Greedy,
+                PlayerSpec::AlphaBeta { depth: 2 }
+            ]
+        );
+        assert_eq!(
+            parse_baselines(" greedy , ab:3 ").unwrap(),
+            [PlayerSpec::Greedy, PlayerSpec::AlphaBeta { depth: 3 }]
+        );
+        assert_eq!(parse_baselines("none").unwrap(), []);
+        assert_eq!(parse_baselines("").unwrap(), []);
+        assert!(matches!(
+            parse_baselines("greedy,ab:7"),
+            Err(BaselinesError::Spec(PlayerSpecError::BadDepth(_)))
+        ));
+        assert!(matches!(
+            parse_baselines("random,policy:run/checkpoints/step-000000100"),
+            Err(BaselinesError::NotBuiltIn(_))
+        ));
+        assert_eq!(
+            parse_baselines("ab:2,random,ab:2"),
+            Err(BaselinesError::Duplicate("ab:2".into()))
+        );
+        assert!(matches!(
+            parse_baselines("random,,greedy"),
+            Err(BaselinesError::Spec(PlayerSpecError::Unknown(_)))
+        ));
     }
 }

@@ -7,9 +7,14 @@
 //! incremental: pairings that already have their games in `games.csv` are not replayed, so
 //! running the ladder after each new checkpoint only plays the new pairings.
 //!
+//! Fixed baselines (e.g. `random`, `greedy`, `ab:2`) may be rated too: each checkpoint (the
+//! anchor included) also plays every baseline, and each baseline the one before it. They do not
+//! change from run to run, so their ratings put fixed levels next to the checkpoints' curve, and
+//! they tie checkpoints far apart in strength together through opponents of known strength.
+//!
 //! Files under `<run>/arena/`: `games.csv` (one line per game, all pairings, appended atomically
-//! after each pairing), `ladder.csv` (name, step, Elo, standard error, games, points), and
-//! `games/<a>_vs_<b>/game-NNNNNN.txt` records.
+//! after each pairing), `ladder.csv` (name, step, Elo, standard error, games, points; the step
+//! is empty for a baseline), and `games/<a>_vs_<b>/game-NNNNNN.txt` records.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -75,8 +80,24 @@ impl LadderPaths {
     pub fn ladder_csv(&self) -> PathBuf {
         self.arena_dir().join("ladder.csv")
     }
+    /// Records of the games between `a` and `b`. Characters other than letters, digits, `-`,
+    /// `_` and `.` become `-` (`ab:2` → `ab-2`): the viewer only opens such plain paths, and
+    /// `:` is not allowed in Windows file names.
     pub fn records_dir(&self, a: &str, b: &str) -> PathBuf {
-        self.arena_dir().join("games").join(format!("{a}_vs_{b}"))
+        let plain = |name: &str| -> String {
+            name.chars()
+                .map(|c| {
+                    if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') {
+                        c
+                    } else {
+                        '-'
+                    }
+                })
+                .collect()
+        };
+        self.arena_dir()
+            .join("games")
+            .join(format!("{}_vs_{}", plain(a), plain(b)))
     }
     pub fn tensorboard_dir(&self) -> PathBuf {
         self.run_dir.join("tb").join("arena")
@@ -111,9 +132,14 @@ pub fn list_checkpoints(checkpoints_dir: &Path) -> Result<Vec<CheckpointEntry>, 
     Ok(entries)
 }
 
-/// Pairings to play: each player (in order) against its predecessor and against `anchor`.
-/// Returned as (newer, older) without duplicates.
-pub fn ladder_pairs(players: &[String], anchor: &str) -> Vec<(String, String)> {
+/// Pairings to play: each baseline against the one before it, then each player (in order)
+/// against its predecessor, against `anchor` and against every baseline. Returned as
+/// (newer, older), (player, baseline) or (baseline, earlier baseline), without duplicates.
+pub fn ladder_pairs(
+    players: &[String],
+    anchor: &str,
+    baselines: &[String],
+) -> Vec<(String, String)> {
     let mut pairs: Vec<(String, String)> = Vec::new();
     let mut push = |a: &str, b: &str| {
         if a != b
@@ -124,11 +150,17 @@ pub fn ladder_pairs(players: &[String], anchor: &str) -> Vec<(String, String)> {
             pairs.push((a.to_string(), b.to_string()));
         }
     };
+    for pair in baselines.windows(2) {
+        push(&pair[1], &pair[0]);
+    }
     for (i, player) in players.iter().enumerate() {
         if i > 0 {
             push(player, &players[i - 1]);
         }
         push(player, anchor);
+        for baseline in baselines {
+            push(player, baseline);
+        }
     }
     pairs
 }
@@ -241,7 +273,8 @@ pub fn rate_games(
     pool.fit(anchor)
 }
 
-/// Writes `ladder.csv` (atomically): one line per rating, with the checkpoint step if known.
+/// Writes `ladder.csv` (atomically): one line per rating, with the checkpoint step if known
+/// (empty for a baseline), checkpoints by step first.
 pub fn write_ladder_csv(
     path: &Path,
     ratings: &[Rating],
@@ -278,15 +311,16 @@ const LADDER_CSV_HEADER: &str = "name,step,elo,stderr,games,points";
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct LadderRow {
     pub name: String,
-    pub step: u64,
+    /// The checkpoint's training step; `None` for a baseline, which is no checkpoint.
+    pub step: Option<u64>,
     pub elo: f64,
     pub stderr: f64,
     pub games: u64,
     pub points: f64,
 }
 
-/// Reads `ladder.csv`, rows by step; `None` when the run has no ladder yet. A row without a
-/// step (a player that is not a checkpoint of the run) is malformed here.
+/// Reads `ladder.csv`, checkpoints by step then the rows without a step (baselines) in file
+/// order; `None` when the run has no ladder yet.
 pub fn read_ladder_csv(path: &Path) -> Result<Option<Vec<LadderRow>>, LadderError> {
     let text = match std::fs::read_to_string(path) {
         Ok(text) => text,
@@ -313,14 +347,18 @@ pub fn read_ladder_csv(path: &Path) -> Result<Option<Vec<LadderRow>>, LadderErro
         };
         rows.push(LadderRow {
             name: name.to_string(),
-            step: step.parse().map_err(|_| bad(index))?,
+            step: if step.is_empty() {
+                None
+            } else {
+                Some(step.parse().map_err(|_| bad(index))?)
+            },
             elo: elo.parse().map_err(|_| bad(index))?,
             stderr: stderr.parse().map_err(|_| bad(index))?,
             games: games.parse().map_err(|_| bad(index))?,
             points: points.parse().map_err(|_| bad(index))?,
         });
     }
-    rows.sort_by_key(|r| r.step);
+    rows.sort_by_key(|r| (r.step.is_none(), r.step));
     Ok(Some(rows))
 }
 
@@ -341,17 +379,26 @@ mod tests {
         .unwrap();
         let rows = read_ladder_csv(&path).unwrap().unwrap();
         assert_eq!(rows.len(), 2);
-        assert_eq!((rows[0].step, rows[0].elo), (0, 0.0));
+        assert_eq!((rows[0].step, rows[0].elo), (Some(0), 0.0));
         assert_eq!(
             (rows[1].name.as_str(), rows[1].elo, rows[1].stderr),
             ("step-000000200", 29.0, 53.7)
         );
         assert_eq!(rows[1].points, 32.0);
-        std::fs::write(&path, "name,step,elo,stderr,games,points\nx,1,2\n").unwrap();
-        assert!(matches!(
-            read_ladder_csv(&path).unwrap_err(),
-            LadderError::MalformedLadderCsv { line: 2, .. }
-        ));
+        for malformed in ["x,1,2", "x,one,0.0,0.0,4,2", "x,1,0.0,0.0,4"] {
+            std::fs::write(
+                &path,
+                format!("name,step,elo,stderr,games,points\n{malformed}\n"),
+            )
+            .unwrap();
+            assert!(
+                matches!(
+                    read_ladder_csv(&path).unwrap_err(),
+                    LadderError::MalformedLadderCsv { line: 2, .. }
+                ),
+                "{malformed}"
+            );
+        }
     }
 
     #[test]
@@ -365,8 +412,11 @@ mod tests {
             games,
             points,
         };
+        // Baselines are no checkpoints: they have no step and come after the checkpoints.
         let ratings = [
+            rating("greedy", -150.0, 45.0, 16.0, 1.5),
             rating("step-000000400", 35.0, 60.0, 8.0, 5.0),
+            rating("ab:2", 310.5, 80.0, 16.0, 14.0),
             rating("step-000000000", 0.0, 0.0, 8.0, 3.5),
         ];
         let steps = HashMap::from([
@@ -374,18 +424,25 @@ mod tests {
             ("step-000000400".to_string(), 400),
         ]);
         write_ladder_csv(&path, &ratings, &steps).unwrap();
-        let rows = read_ladder_csv(&path).unwrap().unwrap();
-        let read: Vec<(&str, u64, f64, f64, u64, f64)> = rows
-            .iter()
-            .map(|r| (r.name.as_str(), r.step, r.elo, r.stderr, r.games, r.points))
-            .collect();
+        let row = |name: &str, step, elo, stderr, games, points| LadderRow {
+            name: name.to_string(),
+            step,
+            elo,
+            stderr,
+            games,
+            points,
+        };
         assert_eq!(
-            read,
+            read_ladder_csv(&path).unwrap().unwrap(),
             [
-                ("step-000000000", 0, 0.0, 0.0, 8, 3.5),
-                ("step-000000400", 400, 35.0, 60.0, 8, 5.0)
+                row("step-000000000", Some(0), 0.0, 0.0, 8, 3.5),
+                row("step-000000400", Some(400), 35.0, 60.0, 8, 5.0),
+                row("ab:2", None, 310.5, 80.0, 16, 14.0),
+                row("greedy", None, -150.0, 45.0, 16, 1.5),
             ]
         );
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains("\nab:2,,310.5,80.0,16,14\n"), "{text}");
     }
     use crate::toy::{race, Careful};
 
@@ -395,7 +452,7 @@ mod tests {
             .iter()
             .map(|s| s.to_string())
             .collect();
-        let pairs = ladder_pairs(&names, "step-0");
+        let pairs = ladder_pairs(&names, "step-0", &[]);
         assert_eq!(
             pairs,
             vec![
@@ -403,6 +460,38 @@ mod tests {
                 ("step-10".to_string(), "step-5".to_string()),
                 ("step-10".to_string(), "step-0".to_string()),
             ]
+        );
+    }
+
+    #[test]
+    fn baselines_are_chained_and_played_by_every_checkpoint() {
+        let strings =
+            |names: &[&str]| -> Vec<String> { names.iter().map(|s| s.to_string()).collect() };
+        let pairs = ladder_pairs(
+            &strings(&["step-0", "step-5"]),
+            "step-0",
+            &strings(&["random", "greedy", "ab:2"]),
+        );
+        let pair = |a: &str, b: &str| (a.to_string(), b.to_string());
+        assert_eq!(
+            pairs,
+            vec![
+                pair("greedy", "random"),
+                pair("ab:2", "greedy"),
+                pair("step-0", "random"),
+                pair("step-0", "greedy"),
+                pair("step-0", "ab:2"),
+                pair("step-5", "step-0"),
+                pair("step-5", "random"),
+                pair("step-5", "greedy"),
+                pair("step-5", "ab:2"),
+            ]
+        );
+        // Their records go to plain directory names.
+        let paths = LadderPaths::new(Path::new("run"));
+        assert_eq!(
+            paths.records_dir("step-5", "ab:2"),
+            Path::new("run/arena/games/step-5_vs_ab-2")
         );
     }
 
@@ -435,7 +524,8 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let paths = LadderPaths::new(dir.path());
         let names: Vec<String> = ["weak", "strong"].iter().map(|s| s.to_string()).collect();
-        let pairs = ladder_pairs(&names, "weak");
+        // A baseline: plays both checkpoints, has no step.
+        let pairs = ladder_pairs(&names, "weak", &["fixed".to_string()]);
         let settings = MatchSettings {
             max_plies: 40,
             opening_plies: 1,
@@ -450,7 +540,7 @@ mod tests {
         };
         let played =
             play_missing_games(&paths, &pairs, 40, &settings, &race, &mut make, &mut ()).unwrap();
-        assert_eq!(played, 40);
+        assert_eq!(played, 3 * 40);
         // Second run: nothing left to play.
         let again =
             play_missing_games(&paths, &pairs, 40, &settings, &race, &mut make, &mut ()).unwrap();
@@ -458,9 +548,9 @@ mod tests {
         // A larger budget plays only the difference.
         let more =
             play_missing_games(&paths, &pairs, 50, &settings, &race, &mut make, &mut ()).unwrap();
-        assert_eq!(more, 10);
+        assert_eq!(more, 3 * 10);
         let rows = read_games_csv(&paths.games_csv()).unwrap();
-        assert_eq!(rows.len(), 50);
+        assert_eq!(rows.len(), 3 * 50);
         let ratings = rate_games(&rows, "weak", 1.0).unwrap();
         let strong = ratings.iter().find(|r| r.name == "strong").unwrap();
         assert!(strong.elo > 100.0, "{strong:?}");
@@ -468,7 +558,15 @@ mod tests {
         let steps = HashMap::from([("weak".to_string(), 0u64), ("strong".to_string(), 10)]);
         write_ladder_csv(&paths.ladder_csv(), &ratings, &steps).unwrap();
         let csv = std::fs::read_to_string(paths.ladder_csv()).unwrap();
-        assert!(csv.starts_with("name,step,elo,stderr,games,points\nweak,0,0.0,0.0,50,"));
+        assert!(csv.starts_with("name,step,elo,stderr,games,points\nweak,0,0.0,0.0,100,"));
         assert!(csv.contains("\nstrong,10,"));
+        assert!(csv.contains("\nfixed,,"));
+        let table = read_ladder_csv(&paths.ladder_csv()).unwrap().unwrap();
+        let names: Vec<(&str, Option<u64>)> =
+            table.iter().map(|r| (r.name.as_str(), r.step)).collect();
+        assert_eq!(
+            names,
+            [("weak", Some(0)), ("strong", Some(10)), ("fixed", None)]
+        );
     }
 }

@@ -7,6 +7,7 @@ use koshogi_arena::koshogi_gate::gate_checkpoints;
 use koshogi_arena::koshogi_ladder::{
     run_ladder, LadderPlayerKind, RunLadderSettings, RANDOM_INIT_NAME,
 };
+use koshogi_arena::ladder_run::read_ladder_csv;
 use koshogi_arena::network_players::{resolve_card, MctsPlayer, PolicyPlayer};
 use koshogi_arena::player::derive_seed;
 use koshogi_arena::GateSettings;
@@ -134,10 +135,11 @@ fn network_players_play_complete_legal_matches() {
 }
 
 #[test]
-fn ladder_rates_every_checkpoint_against_the_random_init_anchor() {
+fn ladder_rates_every_checkpoint_and_the_baselines_against_the_random_init_anchor() {
     let run = tempfile::tempdir().unwrap();
     checkpoint(run.path(), 100, 3);
     checkpoint(run.path(), 200, 4);
+    // The default baselines: random, greedy, ab:2.
     let ladder_settings = RunLadderSettings {
         games_per_pair: 4,
         match_settings: settings(4, 30),
@@ -146,13 +148,21 @@ fn ladder_rates_every_checkpoint_against_the_random_init_anchor() {
         ..RunLadderSettings::default()
     };
     let result = run_ladder(run.path(), &ladder_settings, &mut ()).unwrap();
-    // Pairings: 100 vs random-init, 200 vs 100, 200 vs random-init; 4 games each.
-    assert_eq!(result.games_played, 12);
+    // Pairings, 4 games each: greedy vs random, ab:2 vs greedy; random-init vs the 3 baselines;
+    // 100 vs random-init and the 3 baselines; 200 vs 100, random-init and the 3 baselines.
+    assert_eq!(result.games_played, 4 * (2 + 3 + 4 + 5));
     assert_eq!(result.anchor, RANDOM_INIT_NAME);
     let names: Vec<&str> = result.ratings.iter().map(|r| r.name.as_str()).collect();
     assert_eq!(
         names,
-        vec![RANDOM_INIT_NAME, "step-000000100", "step-000000200"]
+        vec![
+            RANDOM_INIT_NAME,
+            "step-000000100",
+            "step-000000200",
+            "random",
+            "greedy",
+            "ab:2"
+        ]
     );
     assert_eq!(result.ratings[0].elo, 0.0);
     assert!(result
@@ -161,19 +171,38 @@ fn ladder_rates_every_checkpoint_against_the_random_init_anchor() {
         .all(|r| r.elo.is_finite() && r.stderr.is_finite()));
     assert!(run.path().join("arena/random-init/model.json").is_file());
     let csv = std::fs::read_to_string(run.path().join("arena/ladder.csv")).unwrap();
-    assert_eq!(csv.lines().count(), 4, "{csv}");
+    assert_eq!(csv.lines().count(), 7, "{csv}");
+    // The table reads back (as the viewer reads it), baselines without a step.
+    let table = read_ladder_csv(&run.path().join("arena/ladder.csv"))
+        .unwrap()
+        .unwrap();
+    let steps: Vec<Option<u64>> = table.iter().map(|r| r.step).collect();
+    assert_eq!(steps, [Some(0), Some(100), Some(200), None, None, None]);
     let games = std::fs::read_to_string(run.path().join("arena/games.csv")).unwrap();
-    assert_eq!(games.lines().count(), 13);
+    assert_eq!(games.lines().count(), 1 + 56);
+    assert!(games.contains("ab:2,greedy,") || games.contains("greedy,ab:2,"));
+    assert!(run
+        .path()
+        .join("arena/games/step-000000200_vs_ab-2/from-000000/game-000000.txt")
+        .is_file());
     let tensorboard = std::fs::read_dir(run.path().join("tb/arena"))
         .unwrap()
         .count();
     assert_eq!(tensorboard, 1);
 
-    // A new checkpoint: only its two pairings are played.
+    // A new checkpoint: only its pairings (predecessor, anchor, 3 baselines) are played.
     checkpoint(run.path(), 300, 5);
     let result = run_ladder(run.path(), &ladder_settings, &mut ()).unwrap();
-    assert_eq!(result.games_played, 8);
-    assert_eq!(result.ratings.len(), 4);
+    assert_eq!(result.games_played, 4 * 5);
+    assert_eq!(result.ratings.len(), 7);
+    // Without baselines nothing new is played, and the earlier baseline games still count.
+    let no_baselines = RunLadderSettings {
+        baselines: Vec::new(),
+        ..ladder_settings.clone()
+    };
+    let result = run_ladder(run.path(), &no_baselines, &mut ()).unwrap();
+    assert_eq!(result.games_played, 0);
+    assert_eq!(result.ratings.len(), 7);
 }
 
 #[test]

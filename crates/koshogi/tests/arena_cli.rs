@@ -81,8 +81,35 @@ fn sprt_mode_prints_the_llr_and_stops_early() {
 }
 
 #[test]
+fn alpha_beta_plays_by_its_spec() {
+    let output = koshogi()
+        .args([
+            "arena",
+            "--a",
+            "ab:2",
+            "--b",
+            "greedy",
+            "--games",
+            "2",
+            "--max-plies",
+            "40",
+            "--cap-material",
+            "2",
+        ])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(stdout.contains("ab:2 vs greedy: 2 games"), "{stdout}");
+}
+
+#[test]
 fn bad_arguments_are_clear_errors() {
-    let cases: [(&[&str], &str); 3] = [
+    let cases: [(&[&str], &str); 6] = [
         (
             &["arena", "--a", "alphabeta", "--b", "random"],
             "unknown player",
@@ -94,6 +121,24 @@ fn bad_arguments_are_clear_errors() {
         (
             &["arena", "--a", "policy:/nonexistent/ckpt", "--b", "random"],
             "no such checkpoint",
+        ),
+        (
+            &["arena", "--a", "ab:0", "--b", "random"],
+            "alpha-beta depth must be a whole number from 1 to 4",
+        ),
+        (
+            &["arena", "--a", "greedy", "--b", "ab:two"],
+            "alpha-beta depth must be a whole number from 1 to 4",
+        ),
+        (
+            &[
+                "arena",
+                "--ladder",
+                "/nonexistent/run",
+                "--anchors",
+                "greedy,mcts:/x",
+            ],
+            "cannot be a ladder baseline",
         ),
     ];
     for (args, expected) in cases {

@@ -5,7 +5,8 @@
 //! with the arena's own [`read_ladder_csv`]).
 //!
 //! `GET /api/training` → `{runs: {"<subdir>": {"<tag>": [[step, value]…]}}, ladder: [{name, step,
-//! elo, stderr, games, points}…] | null}`.
+//! elo, stderr, games, points}…] | null}`; `step` is null for a baseline of the ladder (`greedy`,
+//! `ab:2`, …), which is no checkpoint.
 
 use std::collections::BTreeMap;
 

@@ -70,7 +70,7 @@ fn write_run(root: &Path) {
     std::fs::create_dir_all(root.join("arena")).unwrap();
     std::fs::write(
         root.join("arena/ladder.csv"),
-        "name,step,elo,stderr,games,points\nstep-000000000,0,0.0,0.0,4,2\nstep-000000010,10,12.5,40.0,4,2\n",
+        "name,step,elo,stderr,games,points\nstep-000000000,0,0.0,0.0,4,2\nstep-000000010,10,12.5,40.0,4,2\ngreedy,,250.0,60.0,8,7\n",
     )
     .unwrap();
 }
@@ -532,6 +532,10 @@ fn the_training_curves_come_from_tensorboard_and_the_ladder() {
     assert_eq!(training["runs"]["arena"]["arena/elo"], json!([[10, 12.5]]));
     assert_eq!(training["ladder"][1]["elo"], 12.5);
     assert_eq!(training["ladder"][1]["step"], 10);
+    // A baseline of the ladder has no step.
+    assert_eq!(training["ladder"][2]["name"], "greedy");
+    assert!(training["ladder"][2]["step"].is_null());
+    assert_eq!(training["ladder"][2]["elo"], 250.0);
 
     // A run without logs has empty curves, not an error.
     let empty = tempfile::tempdir().unwrap();

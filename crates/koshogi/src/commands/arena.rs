@@ -9,7 +9,9 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use koshogi_arena::koshogi_game::new_game;
-use koshogi_arena::koshogi_ladder::{run_ladder, LadderPlayerKind, RunLadderSettings};
+use koshogi_arena::koshogi_ladder::{
+    parse_baselines, run_ladder, LadderPlayerKind, RunLadderSettings, DEFAULT_BASELINES,
+};
 use koshogi_arena::network_players::MctsPlayer;
 use koshogi_arena::players::{build_player, match_rules, PlayerOptions};
 use koshogi_arena::{
@@ -21,6 +23,7 @@ const PLAYER_HELP: &str = "\
 Players (--a, --b):
   random                 uniformly random legal moves
   greedy                 one ply: largest immediate material gain (shots and burns included)
+  ab:<depth>             alpha-beta over material, depth 1-4, captures searched past the horizon
   policy:<ckpt>          the network's most probable move, no search
   mcts:<ckpt>[:<sims>]   Gumbel tree search without root noise, <sims> simulations per move
                          (default --sims)
@@ -30,7 +33,8 @@ Examples:
   koshogi arena --a greedy --b random --games 100 --out arena-out
   koshogi arena --a mcts:run/checkpoints/step-000004000:64 --b policy:run/checkpoints/step-000004000 \\
                 --sprt 0,20,0.05,0.05 --games 2000
-  koshogi arena --ladder run --games-per-pair 40";
+  koshogi arena --a ab:2 --b greedy --games 40 --max-plies 300 --cap-material 2
+  koshogi arena --ladder run --games-per-pair 40 --anchors random,greedy,ab:2";
 
 #[derive(Args)]
 #[command(after_help = PLAYER_HELP)]
@@ -104,6 +108,11 @@ pub struct ArenaArgs {
     /// Ladder: simulations per move for the checkpoints (0 = raw policy, no search).
     #[arg(long, default_value_t = 0)]
     pub ladder_sims: u32,
+    /// Ladder: built-in players rated with the checkpoints as fixed levels (every checkpoint
+    /// plays each of them), comma-separated, or `none`. Elo 0 stays the random-initialised
+    /// network.
+    #[arg(long, value_name = "PLAYERS", default_value = DEFAULT_BASELINES)]
+    pub anchors: String,
 }
 
 struct Progress {
@@ -225,8 +234,10 @@ fn ladder(
     match_settings: MatchSettings,
     runtime: RuntimeConfig,
 ) -> Result<()> {
+    let baselines = parse_baselines(&args.anchors).context("--anchors")?;
     let settings = RunLadderSettings {
         games_per_pair: args.games_per_pair.max(2),
+        baselines,
         match_settings,
         player: if args.ladder_sims == 0 {
             LadderPlayerKind::Policy

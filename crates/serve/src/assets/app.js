@@ -686,11 +686,19 @@ async function loadTraining() {
 
   let elo;
   if (data.ladder && data.ladder.length) {
+    // Checkpoints have a step; fixed baselines (random, greedy, ab:2…) have none and are drawn
+    // as level lines across the checkpoints' steps.
+    const checkpoints = data.ladder.filter(r => r.step !== null);
+    const steps = checkpoints.map(r => r.step);
+    const [first, last] = steps.length ? [Math.min(...steps), Math.max(...steps)] : [0, 1];
     elo = [{
       name: "Elo (ladder.csv, ± 1.96 s.e.)",
-      points: data.ladder.map(r => [r.step, r.elo]),
-      band: data.ladder.map(r => [r.step, r.elo - 1.96 * r.stderr, r.elo + 1.96 * r.stderr]),
+      points: checkpoints.map(r => [r.step, r.elo]),
+      band: checkpoints.map(r => [r.step, r.elo - 1.96 * r.stderr, r.elo + 1.96 * r.stderr]),
     }];
+    for (const r of data.ladder.filter(r => r.step === null)) {
+      elo.push({ name: `${r.name} ${formatNumber(r.elo)}`, points: [[first, r.elo], [last, r.elo]] });
+    }
   } else {
     elo = tags.filter(t => t.tag === "arena/elo").map(t => ({ name: t.tag, points: t.points }));
   }
