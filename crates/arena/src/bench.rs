@@ -12,6 +12,8 @@ use koshogi_nn::hardware::peak_resident_bytes;
 use koshogi_nn::{DeviceSpec, Model, ModelConfig, RuntimeConfig};
 use koshogi_rules::{Game, Move, RulesOptions};
 
+use crate::baselines::alphabeta::{self, SearchLimits, MAX_DEPTH};
+use crate::baselines::greedy::greedy_move;
 use crate::baselines::GreedyPlayer;
 use crate::koshogi_game::new_game;
 use crate::match_runner::{run_match, MatchSettings};
@@ -42,6 +44,10 @@ pub struct ArenaBenchArgs {
     /// libtorch intra-op threads.
     #[arg(long, default_value_t = 2)]
     pub threads: i32,
+    /// Alpha-beta depths to time move by move (one core) from the start position and two
+    /// positions of a seeded greedy-vs-greedy game; `none` skips them.
+    #[arg(long, default_value = "2,3")]
+    pub ab_depths: String,
 }
 
 /// Times the moves of the wrapped player.
@@ -146,7 +152,63 @@ fn measure<P: Player<Game>>(
     Ok(timed.inner)
 }
 
+/// `--ab-depths`: comma-separated depths from 1 to [`MAX_DEPTH`], or `none`.
+fn parse_depths(text: &str) -> Result<Vec<u32>, String> {
+    if text.trim() == "none" {
+        return Ok(Vec::new());
+    }
+    text.split(',')
+        .map(|item| match item.trim().parse::<u32>() {
+            Ok(depth) if (1..=MAX_DEPTH).contains(&depth) => Ok(depth),
+            _ => Err(format!(
+                "--ab-depths: `{item}` is not a depth from 1 to {MAX_DEPTH}"
+            )),
+        })
+        .collect()
+}
+
+/// Time per move of `ab:<depth>` on fixed positions: the start, and plies 60 and 120 of a
+/// greedy-vs-greedy game from seed 7 (a mid-game with captures made and pieces en prise).
+fn time_alphabeta(depths: &[u32]) {
+    let mut game = Game::new(RulesOptions::default());
+    let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(7);
+    let mut positions = vec![("start", game.clone())];
+    for ply in 1..=120 {
+        let Some(mv) = greedy_move(&game, &mut rng) else {
+            break;
+        };
+        game.play(mv);
+        if game.outcome().is_some() {
+            break;
+        }
+        match ply {
+            60 => positions.push(("greedy game, ply 60", game.clone())),
+            120 => positions.push(("greedy game, ply 120", game.clone())),
+            _ => {}
+        }
+    }
+    for &depth in depths {
+        for (label, position) in &positions {
+            let start = Instant::now();
+            let Some(result) = alphabeta::search(position, &SearchLimits::depth(depth), &mut rng)
+            else {
+                continue;
+            };
+            let seconds = start.elapsed().as_secs_f64();
+            println!(
+                "ab:{depth:<2} {label:<22} {seconds:>7.3} s/move, depth {} completed, {:>9} nodes, \
+                 {:>6.1} M moves generated ({:.1} M/s)",
+                result.depth,
+                result.nodes,
+                result.moves_generated as f64 / 1e6,
+                result.moves_generated as f64 / 1e6 / seconds.max(1e-9),
+            );
+        }
+    }
+}
+
 pub fn run(args: &ArenaBenchArgs) -> Result<(), String> {
+    let ab_depths = parse_depths(&args.ab_depths)?;
     tch::set_num_threads(args.threads);
     println!(
         "koshogi bench arena: {} games per match, max {} plies, {} in flight, {} libtorch threads",
@@ -154,6 +216,7 @@ pub fn run(args: &ArenaBenchArgs) -> Result<(), String> {
     );
     measure("random", RandomPlayer::named("random-a"), args, false)?;
     measure("greedy", GreedyPlayer::new(), args, false)?;
+    time_alphabeta(&ab_depths);
     let architecture = match args.model.as_str() {
         "none" => None,
         "tiny" => Some(ModelConfig::tiny()),
@@ -213,4 +276,17 @@ pub fn run(args: &ArenaBenchArgs) -> Result<(), String> {
         None => println!("peak resident memory: unavailable"),
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn alpha_beta_depths_are_checked() {
+        assert_eq!(parse_depths("2,3"), Ok(vec![2, 3]));
+        assert_eq!(parse_depths("none"), Ok(vec![]));
+        assert!(parse_depths("2,5").unwrap_err().contains("`5`"));
+        assert!(parse_depths("").is_err());
+    }
 }

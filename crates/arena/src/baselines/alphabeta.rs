@@ -7,7 +7,8 @@
 //!
 //! The search:
 //! * negamax with alpha-beta (fail-soft) over the rules' legal moves (`Position::generate_moves`,
-//!   `play`, `undo`), by iterative deepening from depth 1 to the requested depth;
+//!   `play`, `undo`), by iterative deepening from depth 1 to the requested depth (so that a
+//!   search over its budget still has the last complete depth's move, and a found win ends it);
 //! * at the horizon, a quiescence search over captures only (`Move::is_capture`: displacement,
 //!   igui, shots) with stand-pat, at most [`QUIESCENCE_PLIES`] plies deep, so that the last
 //!   capture of a line is not scored before its recapture;
@@ -17,21 +18,25 @@
 //! * game end as greedy sees it: a side whose command is destroyed (§10.1) has lost, scored
 //!   `WIN − ply` so that faster wins and slower losses are preferred; both at once per the
 //!   `mutual_destruction` option; no legal move per `no_moves`;
-//! * move ordering: captures first, most valuable victims then least valuable mover
-//!   (MVV/LVA), then quiet moves in generation order; at the root, the previous iteration's
-//!   scores;
-//! * the root finds *every* move that scores as well as the best (it searches with a window just
-//!   below the best score so far) and one of them is picked uniformly at random with the
-//!   request's seed, as greedy does, so that games vary.
+//! * move ordering below the root: captures first, most valuable victims then least valuable
+//!   mover (MVV/LVA), then quiet moves in generation order;
+//! * ties at the root are broken uniformly at random with the request's seed, as greedy does, so
+//!   that games vary: the root moves are searched in an order shuffled with that seed and the
+//!   first move to reach the best score is kept (later moves that only equal it fail low). The
+//!   first of a uniformly shuffled order among the tied moves is a uniform choice among them,
+//!   and the search keeps its cutoffs: listing *every* tied move instead (a window just below
+//!   the best score) needs a full proof for each, and in Ko shogi's quiet positions most of the
+//!   ~200 moves tie — measured 20–70 times slower at depth 3.
 //!
 //! Bounded time: Ko shogi has about 250 legal moves and multi-capturing pieces, so each move has
 //! a budget of generated moves ([`MOVE_BUDGET`], counted in moves rather than seconds so that
-//! play stays reproducible). Once it is spent, quiescence stands pat, and an iteration deeper than 1 is
-//! abandoned for the previous iteration's result; depth 4 therefore often plays as depth 3.
+//! play stays reproducible). Once it is spent, quiescence stands pat, and an iteration deeper
+//! than 1 is abandoned for the previous iteration's result.
 //!
 //! Not looked at inside the search: repetition (§10.5) and the game's ply cap or material
 //! adjudication; a quiescence node that stands pat does not check whether it has a legal move.
 
+use rand::seq::SliceRandom;
 use rand::Rng;
 use rayon::prelude::*;
 
@@ -40,19 +45,19 @@ use koshogi_rules::{Game, Move, MutualDestruction, NoMoves, Position, RulesOptio
 use super::piece_values::{material_balance, piece_value};
 use crate::player::{MoveRequest, Player, PlayerError};
 
-/// Deepest search `ab:<depth>` accepts: depth 4 already runs into the budget.
+/// Deepest search `ab:<depth>` accepts: depth 4 takes up to about a second per move, and each
+/// further ply costs some 30 times more.
 pub const MAX_DEPTH: u32 = 4;
 /// Plies of captures searched beyond the horizon.
 pub const QUIESCENCE_PLIES: u32 = 4;
 /// Legal moves generated per search, which is where its time goes (every node is reached from
 /// a generated move, so this also bounds the nodes): at ~30–40 M generated moves/s, about 2 s on
-/// one core. Depth 3 needs 10–30 M from the positions measured, depth 4 some hundreds of millions.
+/// one core. Measured from the start and two mid-game positions (`koshogi bench arena`): depth 3
+/// needs 0.3–0.8 M, depth 4 15–42 M.
 pub const MOVE_BUDGET: u64 = 64_000_000;
 
 /// Score of a win at the root; a win `n` plies away scores `WIN − n`.
 const WIN: f64 = 1.0e6;
-/// Half the smallest difference between two different scores (piece values are multiples of ½).
-const TIE: f64 = 0.25;
 /// Order key of a quiet move: below every capture.
 const QUIET: f64 = -1.0e9;
 
@@ -79,8 +84,8 @@ impl SearchLimits {
 /// What one search found.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchResult {
-    /// Every root move with the best score, in search order.
-    pub best_moves: Vec<Move>,
+    /// A move of best score, chosen uniformly at random among them.
+    pub best_move: Move,
     /// The best score, in pawns for the side to move.
     pub score: f64,
     /// Deepest iteration completed within the budget.
@@ -132,47 +137,38 @@ impl Player<Game> for AlphaBetaPlayer {
 
 /// The alpha-beta choice: a uniformly random move among those of best score.
 pub fn alphabeta_move(game: &Game, limits: &SearchLimits, rng: &mut impl Rng) -> Option<Move> {
-    let result = search(game, limits)?;
-    Some(result.best_moves[rng.random_range(0..result.best_moves.len())])
+    search(game, limits, rng).map(|result| result.best_move)
 }
 
-/// Searches the game's position; `None` when the side to move has no legal move.
-pub fn search(game: &Game, limits: &SearchLimits) -> Option<SearchResult> {
-    let options = game.options();
+/// Searches the game's position, breaking ties at the root with `rng`; `None` when the side to
+/// move has no legal move.
+pub fn search(game: &Game, limits: &SearchLimits, rng: &mut impl Rng) -> Option<SearchResult> {
     let mut position = game.position().clone();
-    let mut searcher = Searcher {
-        options,
-        quiescence_plies: limits.quiescence_plies,
-        move_budget: limits.move_budget,
-        nodes: 0,
-        moves_generated: 0,
-        abortable: false,
-        aborted: false,
-        generated: Vec::new(),
-        ordered: Vec::new(),
-    };
+    let mut searcher = Searcher::new(game.options(), limits);
     let mut root_moves = Vec::new();
     searcher.generate(&position, &mut Vec::new(), &mut root_moves, false);
     if root_moves.is_empty() {
         return None;
     }
+    // The random order is the tie-break (see the module docs), the same in every iteration.
+    root_moves.shuffle(rng);
+    let root_moves: Vec<Move> = root_moves.into_iter().map(|(_, mv)| mv).collect();
     let mut completed = None;
     for depth in 1..=limits.depth.max(1) {
         searcher.abortable = depth > 1;
-        let Some((score, best_moves)) = searcher.root(&mut position, depth, &mut root_moves) else {
+        let Some((score, best_move)) = searcher.root(&mut position, depth, &root_moves) else {
             break;
         };
-        completed = Some((score, best_moves, depth));
+        completed = Some((score, best_move, depth));
         // A win found now is the fastest there is; deeper iterations cannot improve on it.
         if score > WIN / 2.0 {
             break;
         }
-        root_moves.sort_by(|a, b| b.0.total_cmp(&a.0));
     }
     // Depth 1 never gives up, so some iteration completed.
-    let (score, best_moves, depth) = completed?;
+    let (score, best_move, depth) = completed?;
     Some(SearchResult {
-        best_moves,
+        best_move,
         score,
         depth,
         nodes: searcher.nodes,
@@ -196,37 +192,45 @@ struct Searcher<'a> {
     ordered: Vec<Vec<(f64, Move)>>,
 }
 
-impl Searcher<'_> {
-    /// One iteration at the root: the best score and every move that reaches it, or `None` if
-    /// the iteration ran over the budget. Each move's score is stored in `root_moves` for the
-    /// next iteration's ordering.
+impl<'a> Searcher<'a> {
+    fn new(options: &'a RulesOptions, limits: &SearchLimits) -> Self {
+        Self {
+            options,
+            quiescence_plies: limits.quiescence_plies,
+            move_budget: limits.move_budget,
+            nodes: 0,
+            moves_generated: 0,
+            abortable: false,
+            aborted: false,
+            generated: Vec::new(),
+            ordered: Vec::new(),
+        }
+    }
+
+    /// One iteration at the root: the best score and the first move (in `root_moves` order)
+    /// that reaches it, or `None` if the iteration ran over the budget.
     fn root(
         &mut self,
         position: &mut Position,
         depth: u32,
-        root_moves: &mut [(f64, Move)],
-    ) -> Option<(f64, Vec<Move>)> {
+        root_moves: &[Move],
+    ) -> Option<(f64, Move)> {
         let mut best = f64::NEG_INFINITY;
-        let mut best_moves = Vec::new();
-        for entry in root_moves.iter_mut() {
-            let mv = entry.1;
-            let undo = position.play(&mv, self.options);
-            // Window just below the best score: a move that ties it gets its exact score.
-            let score = -self.negamax(position, depth - 1, f64::NEG_INFINITY, -(best - TIE), 1);
+        let mut best_move = *root_moves.first()?;
+        for mv in root_moves {
+            let undo = position.play(mv, self.options);
+            let score = -self.negamax(position, depth - 1, f64::NEG_INFINITY, -best, 1);
             position.undo(undo);
             if self.aborted {
                 return None;
             }
-            entry.0 = score;
-            if score > best + TIE {
+            // Strictly better only: a later move that merely ties keeps the earlier choice.
+            if score > best {
                 best = score;
-                best_moves.clear();
-                best_moves.push(mv);
-            } else if score > best - TIE {
-                best_moves.push(mv);
+                best_move = *mv;
             }
         }
-        Some((best, best_moves))
+        Some((best, best_move))
     }
 
     /// Score of `position` for its side to move, `depth` plies and a quiescence search ahead.
@@ -453,6 +457,33 @@ mod tests {
         mv.is_capture() && mv.removed_points() == [square(text)]
     }
 
+    fn rng(seed: u64) -> ChaCha8Rng {
+        ChaCha8Rng::seed_from_u64(seed)
+    }
+
+    /// The exact score of every root move, each searched with a full window: the slow way,
+    /// for checking the tie-break.
+    fn exact_scores(g: &Game, depth: u32) -> Vec<(Move, f64)> {
+        let limits = SearchLimits::depth(depth);
+        let mut searcher = Searcher::new(g.options(), &limits);
+        let mut position = g.position().clone();
+        g.legal_moves()
+            .into_iter()
+            .map(|mv| {
+                let undo = position.play(&mv, g.options());
+                let score = -searcher.negamax(
+                    &mut position,
+                    depth - 1,
+                    f64::NEG_INFINITY,
+                    f64::INFINITY,
+                    1,
+                );
+                position.undo(undo);
+                (mv, score)
+            })
+            .collect()
+    }
+
     #[test]
     fn depth_one_takes_a_free_piece_as_greedy_does() {
         // Black's aide de camp on 10j can take an undefended white drum diagonally on 11i.
@@ -466,33 +497,27 @@ mod tests {
             ],
         );
         for seed in 0..4 {
-            let mut rng = ChaCha8Rng::seed_from_u64(seed);
-            let greedy = greedy_move(&g, &mut rng).unwrap();
-            let ab = alphabeta_move(&g, &SearchLimits::depth(1), &mut rng).unwrap();
+            let greedy = greedy_move(&g, &mut rng(seed)).unwrap();
+            let ab = alphabeta_move(&g, &SearchLimits::depth(1), &mut rng(seed)).unwrap();
             assert!(captures_on(&ab, "11i"), "{ab}");
             assert_eq!(ab, greedy);
         }
-        let result = search(&g, &SearchLimits::depth(1)).unwrap();
-        assert_eq!(result.best_moves.len(), 1);
-        assert!(result.score >= piece_value(Drum), "{result:?}");
+        let before = material_balance(g.position(), Black);
+        let result = search(&g, &SearchLimits::depth(1), &mut rng(0)).unwrap();
+        assert!(result.score >= before + piece_value(Drum), "{result:?}");
     }
 
     #[test]
     fn depth_two_declines_a_poisoned_pawn_that_greedy_takes() {
         let g = poisoned_pawn();
         for seed in 0..6 {
-            let greedy = greedy_move(&g, &mut ChaCha8Rng::seed_from_u64(seed)).unwrap();
+            let greedy = greedy_move(&g, &mut rng(seed)).unwrap();
             assert!(captures_on(&greedy, "10i"), "greedy played {greedy}");
-            let ab = alphabeta_move(
-                &g,
-                &SearchLimits::depth(2),
-                &mut ChaCha8Rng::seed_from_u64(seed),
-            )
-            .unwrap();
+            let ab = alphabeta_move(&g, &SearchLimits::depth(2), &mut rng(seed)).unwrap();
             assert!(!ab.is_capture(), "ab:2 played {ab}");
         }
         // Scores are material balances, not gains: keeping the balance (−1) is best.
-        let result = search(&g, &SearchLimits::depth(2)).unwrap();
+        let result = search(&g, &SearchLimits::depth(2), &mut rng(0)).unwrap();
         assert_eq!(
             result.score,
             material_balance(g.position(), Black),
@@ -509,9 +534,8 @@ mod tests {
             quiescence_plies: 0,
             ..SearchLimits::depth(1)
         };
-        let result = search(&g, &blind).unwrap();
-        assert_eq!(result.best_moves.len(), 1);
-        assert!(captures_on(&result.best_moves[0], "10i"));
+        let result = search(&g, &blind, &mut rng(0)).unwrap();
+        assert!(captures_on(&result.best_move, "10i"));
         let before = material_balance(g.position(), Black);
         let gains = move_gains(&g);
         let greedy_best = gains.iter().map(|&(_, g)| g).fold(f64::MIN, f64::max);
@@ -519,9 +543,11 @@ mod tests {
         assert_eq!(result.score, before + greedy_best);
         // With quiescence, the retake by the aide de camp (a capture) is searched past the
         // horizon, so the same depth declines.
-        let result = search(&g, &SearchLimits::depth(1)).unwrap();
-        assert_eq!(result.score, before, "{result:?}");
-        assert!(result.best_moves.iter().all(|m| !m.is_capture()));
+        for seed in 0..6 {
+            let result = search(&g, &SearchLimits::depth(1), &mut rng(seed)).unwrap();
+            assert_eq!(result.score, before, "{result:?}");
+            assert!(!result.best_move.is_capture(), "{result:?}");
+        }
     }
 
     #[test]
@@ -543,12 +569,7 @@ mod tests {
             move_gains(&after).iter().any(|(m, _)| m.is_capture())
         };
         for seed in 0..8 {
-            let mv = alphabeta_move(
-                &g,
-                &SearchLimits::depth(2),
-                &mut ChaCha8Rng::seed_from_u64(seed),
-            )
-            .unwrap();
+            let mv = alphabeta_move(&g, &SearchLimits::depth(2), &mut rng(seed)).unwrap();
             assert_eq!(mv.origin(), square("10j"), "{mv}");
             assert!(
                 !white_can_capture(mv),
@@ -556,9 +577,27 @@ mod tests {
             );
         }
         // Greedy sees no gain anywhere and so, for some seed, leaves it where it stands.
-        assert!((0..8).any(|seed| {
-            white_can_capture(greedy_move(&g, &mut ChaCha8Rng::seed_from_u64(seed)).unwrap())
-        }));
+        assert!((0..8).any(|seed| white_can_capture(greedy_move(&g, &mut rng(seed)).unwrap())));
+
+        // The safe moves all score the same: the choice is uniform among exactly them.
+        let scores = exact_scores(&g, 2);
+        let best = scores.iter().map(|&(_, s)| s).fold(f64::MIN, f64::max);
+        let tied: std::collections::HashSet<Move> = scores
+            .iter()
+            .filter(|&&(_, s)| s == best)
+            .map(|&(m, _)| m)
+            .collect();
+        assert!(tied.len() >= 4, "{scores:?}");
+        let mut counts = std::collections::HashMap::<Move, usize>::new();
+        let draws = 40 * tied.len();
+        for seed in 0..draws as u64 {
+            let mv = alphabeta_move(&g, &SearchLimits::depth(2), &mut rng(seed)).unwrap();
+            assert!(tied.contains(&mv), "{mv} is not among the best");
+            *counts.entry(mv).or_default() += 1;
+        }
+        // Each of k tied moves expects 40 picks; 15 is more than 5 standard deviations below.
+        assert_eq!(counts.len(), tied.len(), "{counts:?}");
+        assert!(counts.values().all(|&n| n >= 15), "{counts:?}");
     }
 
     #[test]
@@ -573,10 +612,9 @@ mod tests {
                 ("6s", White, DragonAscending),
             ],
         );
-        let result = search(&g, &SearchLimits::depth(3)).unwrap();
+        let result = search(&g, &SearchLimits::depth(3), &mut rng(0)).unwrap();
         assert_eq!(result.score, WIN - 1.0);
-        assert_eq!(result.best_moves.len(), 1);
-        assert!(captures_on(&result.best_moves[0], "5c"));
+        assert!(captures_on(&result.best_move, "5c"));
         // The win ends the search after depth 1.
         assert_eq!(result.depth, 1);
     }
@@ -588,21 +626,13 @@ mod tests {
             move_budget: 1,
             ..SearchLimits::depth(3)
         };
-        let result = search(&start, &starved).unwrap();
+        let result = search(&start, &starved, &mut rng(0)).unwrap();
         assert_eq!(result.depth, 1, "depth 1 always completes");
-        assert!(!result.best_moves.is_empty());
-        let result = search(&start, &SearchLimits::depth(2)).unwrap();
+        let result = search(&start, &SearchLimits::depth(2), &mut rng(0)).unwrap();
         assert_eq!(result.depth, 2);
         assert!(result.moves_generated <= MOVE_BUDGET);
         let moves: std::collections::HashSet<Move> = (0..8)
-            .map(|seed| {
-                alphabeta_move(
-                    &start,
-                    &SearchLimits::depth(2),
-                    &mut ChaCha8Rng::seed_from_u64(seed),
-                )
-                .unwrap()
-            })
+            .map(|seed| alphabeta_move(&start, &SearchLimits::depth(2), &mut rng(seed)).unwrap())
             .collect();
         assert!(moves.len() > 1, "{moves:?}");
     }
