@@ -10,7 +10,7 @@ use clap::Args;
 use koshogi_nn::checkpoint::save;
 use koshogi_nn::hardware::peak_resident_bytes;
 use koshogi_nn::{DeviceSpec, Model, ModelConfig, RuntimeConfig};
-use koshogi_rules::{Game, Move, RulesOptions};
+use koshogi_rules::{Color, Game, Move, RulesOptions};
 
 use crate::baselines::alphabeta::{self, SearchLimits, MAX_DEPTH};
 use crate::baselines::greedy::greedy_move;
@@ -167,9 +167,10 @@ fn parse_depths(text: &str) -> Result<Vec<u32>, String> {
         .collect()
 }
 
-/// Time per move of `ab:<depth>` on fixed positions: the start, and plies 60 and 120 of a
-/// greedy-vs-greedy game from seed 7 (a mid-game with captures made and pieces en prise).
-fn time_alphabeta(depths: &[u32]) {
+/// Time per move of `ab:<depth>` on fixed positions — the start, and plies 60 and 120 of a
+/// greedy-vs-greedy game from seed 7 (a mid-game with captures made and pieces en prise) — and
+/// over a whole game against greedy, where positions full of captures cost the most.
+fn time_alphabeta(depths: &[u32], max_plies: u32) {
     let mut game = Game::new(RulesOptions::default());
     let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(7);
     let mut positions = vec![("start", game.clone())];
@@ -204,6 +205,38 @@ fn time_alphabeta(depths: &[u32]) {
                 result.moves_generated as f64 / 1e6 / seconds.max(1e-9),
             );
         }
+        let mut game = Game::new(RulesOptions::default()).with_max_plies(Some(max_plies));
+        let mut times = Vec::new();
+        let mut short = 0;
+        while game.outcome().is_none() {
+            let mv = if game.position().side_to_move() == Color::Black {
+                let start = Instant::now();
+                let Some(result) = alphabeta::search(&game, &SearchLimits::depth(depth), &mut rng)
+                else {
+                    break;
+                };
+                times.push(start.elapsed().as_secs_f64());
+                short += usize::from(result.depth < depth);
+                result.best_move
+            } else {
+                let Some(mv) = greedy_move(&game, &mut rng) else {
+                    break;
+                };
+                mv
+            };
+            game.play(mv);
+        }
+        times.sort_by(f64::total_cmp);
+        if let Some(&max) = times.last() {
+            println!(
+                "ab:{depth:<2} vs greedy, one game of {} plies: {} moves, mean {:.3} s, median \
+                 {:.3} s, max {max:.3} s; {short} stopped short of depth {depth} by the budget",
+                game.plies_played(),
+                times.len(),
+                times.iter().sum::<f64>() / times.len() as f64,
+                times[times.len() / 2],
+            );
+        }
     }
 }
 
@@ -216,7 +249,7 @@ pub fn run(args: &ArenaBenchArgs) -> Result<(), String> {
     );
     measure("random", RandomPlayer::named("random-a"), args, false)?;
     measure("greedy", GreedyPlayer::new(), args, false)?;
-    time_alphabeta(&ab_depths);
+    time_alphabeta(&ab_depths, args.max_plies);
     let architecture = match args.model.as_str() {
         "none" => None,
         "tiny" => Some(ModelConfig::tiny()),

@@ -7,30 +7,36 @@ fn koshogi() -> Command {
     Command::new(env!("CARGO_BIN_EXE_koshogi"))
 }
 
-#[test]
-fn greedy_beats_random_in_a_short_match() {
-    let out = tempfile::tempdir().unwrap();
-    let output = koshogi()
-        .args([
-            "arena",
-            "--a",
-            "greedy",
-            "--b",
-            "random",
-            "--games",
-            "4",
-            "--max-plies",
-            "300",
-            "--out",
-        ])
-        .arg(out.path())
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout);
+/// Runs the command, which must succeed, and returns its standard output.
+fn succeed(command: &mut Command) -> String {
+    let output = command.output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
     assert!(
         output.status.success(),
         "{stdout}\n{}",
         String::from_utf8_lossy(&output.stderr)
+    );
+    stdout
+}
+
+#[test]
+fn greedy_beats_random_in_a_short_match() {
+    let out = tempfile::tempdir().unwrap();
+    let stdout = succeed(
+        koshogi()
+            .args([
+                "arena",
+                "--a",
+                "greedy",
+                "--b",
+                "random",
+                "--games",
+                "4",
+                "--max-plies",
+                "300",
+                "--out",
+            ])
+            .arg(out.path()),
     );
     assert!(stdout.contains("greedy vs random: 4 games"), "{stdout}");
     assert!(stdout.contains("Elo"), "{stdout}");
@@ -54,26 +60,20 @@ fn greedy_beats_random_in_a_short_match() {
 
 #[test]
 fn sprt_mode_prints_the_llr_and_stops_early() {
-    let output = koshogi()
-        .args([
-            "arena",
-            "--a",
-            "greedy",
-            "--b",
-            "random",
-            "--games",
-            "200",
-            "--max-plies",
-            "300",
-        ])
-        .args(["--sprt", "0,100,0.05,0.05"])
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success(),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&output.stderr)
+    let stdout = succeed(
+        koshogi()
+            .args([
+                "arena",
+                "--a",
+                "greedy",
+                "--b",
+                "random",
+                "--games",
+                "200",
+                "--max-plies",
+                "300",
+            ])
+            .args(["--sprt", "0,100,0.05,0.05"]),
     );
     assert!(stdout.contains("SPRT LLR"), "{stdout}");
     assert!(stdout.contains("H1 accepted"), "{stdout}");
@@ -82,28 +82,19 @@ fn sprt_mode_prints_the_llr_and_stops_early() {
 
 #[test]
 fn alpha_beta_plays_by_its_spec() {
-    let output = koshogi()
-        .args([
-            "arena",
-            "--a",
-            "ab:2",
-            "--b",
-            "greedy",
-            "--games",
-            "2",
-            "--max-plies",
-            "40",
-            "--cap-material",
-            "2",
-        ])
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success(),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    let stdout = succeed(koshogi().args([
+        "arena",
+        "--a",
+        "ab:2",
+        "--b",
+        "greedy",
+        "--games",
+        "2",
+        "--max-plies",
+        "40",
+        "--cap-material",
+        "2",
+    ]));
     assert!(stdout.contains("ab:2 vs greedy: 2 games"), "{stdout}");
 }
 
