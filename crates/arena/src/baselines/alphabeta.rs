@@ -49,8 +49,8 @@ use koshogi_rules::{Game, Move, MutualDestruction, NoMoves, Position, RulesOptio
 use super::piece_values::{material_balance, piece_value};
 use crate::player::{MoveRequest, Player, PlayerError};
 
-/// Deepest search `ab:<depth>` accepts: depth 4 takes up to about a second per move, and each
-/// further ply costs some 30 times more.
+/// Deepest search `ab:<depth>` accepts: in games depth 4 already runs into the budget on most
+/// moves, and each further ply costs some 30 times more.
 pub const MAX_DEPTH: u32 = 4;
 /// Plies of captures searched beyond the horizon.
 pub const QUIESCENCE_PLIES: u32 = 4;
