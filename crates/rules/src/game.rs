@@ -66,7 +66,9 @@ impl Game {
 
     /// Scores a game stopped at the `max_plies` cap by material: the side with at least
     /// `margin` more pieces on the board wins ([`WinReason::MaterialAdjudication`]), a smaller
-    /// difference is a draw. `None` (the default) keeps every capped game a draw. Not a rule of
+    /// difference is a draw. The lead must hold both after the last move and before it, so a
+    /// capture on the very last move, which can no longer be answered, does not decide the game
+    /// by itself (it did: capped self-play games went to White, who moves last, far more often). `None` (the default) keeps every capped game a draw. Not a rule of
     /// Ko shogi (§10.8): self-play uses it because early games almost never finish, so a
     /// draw-only cap leaves the value target empty; the arena uses it to score such games.
     /// A margin of 0 is treated as 1 (equal material never has a winner).
@@ -229,9 +231,28 @@ impl Game {
         let Some(margin) = self.cap_material_margin else {
             return Outcome::Draw(DrawReason::MaxPlies);
         };
-        let black = i64::from(self.position.piece_count(Color::Black));
-        let white = i64::from(self.position.piece_count(Color::White));
-        let lead = black - white;
+        // Black's lead in the final position and in the one before the last move: the side
+        // that moves last (White, with an even cap) could otherwise win any capped game with a
+        // capture that can no longer be answered. A lead counts only if both positions show it,
+        // and then by the smaller amount.
+        let lead_in = |position: &Position| {
+            i64::from(position.piece_count(Color::Black))
+                - i64::from(position.piece_count(Color::White))
+        };
+        let now = lead_in(&self.position);
+        let before = match self.history.last() {
+            Some(last) => {
+                let mut previous = self.position.clone();
+                previous.undo(last.undo.clone());
+                lead_in(&previous)
+            }
+            None => now,
+        };
+        let lead = if now.signum() == before.signum() {
+            now.signum() * now.abs().min(before.abs())
+        } else {
+            0
+        };
         if lead.unsigned_abs() < u64::from(margin) {
             return Outcome::Draw(DrawReason::MaxPlies);
         }
@@ -560,6 +581,58 @@ mod tests {
             capped(1, 0, Some(0)),
             material_win(Black),
             "margin 0 acts as 1"
+        );
+    }
+
+    #[test]
+    fn a_capture_on_the_last_move_does_not_decide_a_capped_game() {
+        // White's lance on 10h can take Black's pawn on 10m with the last move of the game.
+        let start = || {
+            setup(
+                &[
+                    ("10s", Black, General),
+                    ("10a", White, General),
+                    ("10m", Black, Pawn),
+                    ("1m", Black, Pawn),
+                    ("10h", White, ChariotUnit),
+                ],
+                White,
+            )
+        };
+        // Black is one piece ahead (3 v 2). Capturing on the last move makes it 2 v 2: a draw.
+        let mut g = Game::from_position(start(), RulesOptions::default())
+            .with_max_plies(Some(1))
+            .with_material_adjudication(Some(1));
+        play(&mut g, "10hx10m");
+        assert_eq!(g.outcome(), Some(Outcome::Draw(DrawReason::MaxPlies)));
+        // Without Black's extra pawn (2 v 2), White's capture leaves White ahead only after
+        // the last move: still a draw, not a White win.
+        let mut level_before = start();
+        level_before.set_piece(sq("1m"), None);
+        let mut g = Game::from_position(level_before, RulesOptions::default())
+            .with_max_plies(Some(1))
+            .with_material_adjudication(Some(1));
+        play(&mut g, "10hx10m");
+        assert_eq!(
+            g.outcome(),
+            Some(Outcome::Draw(DrawReason::MaxPlies)),
+            "level before the last move"
+        );
+        // A lead held before and after the last move still wins.
+        let mut clear_lead = start();
+        clear_lead.set_piece(sq("3a"), Some(crate::Piece::new(White, Pawn)));
+        clear_lead.set_piece(sq("4a"), Some(crate::Piece::new(White, Pawn)));
+        clear_lead.set_piece(sq("5a"), Some(crate::Piece::new(White, Pawn)));
+        let mut g = Game::from_position(clear_lead, RulesOptions::default())
+            .with_max_plies(Some(1))
+            .with_material_adjudication(Some(1));
+        play(&mut g, "10hx10m");
+        assert_eq!(
+            g.outcome(),
+            Some(Outcome::Win {
+                winner: White,
+                reason: WinReason::MaterialAdjudication
+            })
         );
     }
 
