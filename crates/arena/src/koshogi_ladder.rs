@@ -60,7 +60,10 @@ pub fn parse_baselines(text: &str) -> Result<Vec<PlayerSpec>, BaselinesError> {
     for item in text.split(',') {
         let spec: PlayerSpec = item.parse()?;
         match spec {
-            PlayerSpec::Random | PlayerSpec::Greedy | PlayerSpec::AlphaBeta { .. } => {}
+            PlayerSpec::Random
+            | PlayerSpec::Greedy
+            | PlayerSpec::AlphaBeta { .. }
+            | PlayerSpec::MaterialSearch { .. } => {}
             PlayerSpec::Policy { .. } | PlayerSpec::Mcts { .. } => {
                 return Err(BaselinesError::NotBuiltIn(item.trim().to_string()))
             }

@@ -5,6 +5,7 @@
 //! | `random` | uniformly random legal moves |
 //! | `greedy` | one-ply material grabber (see [`crate::baselines::greedy`]) |
 //! | `ab:<depth>` | alpha-beta over material, depth 1 to 4 (see [`crate::baselines::alphabeta`]) |
+//! | `material:<sims>` | the `mcts:` search with `<sims>` simulations, uniform priors and the material value instead of a network: what the search reaches with a hand-made evaluation |
 //! | `policy:<ckpt>` | the network's most probable move, no search |
 //! | `mcts:<ckpt>` | tree search with the network, default simulations |
 //! | `mcts:<ckpt>:<sims>` | tree search with `<sims>` simulations per move |
@@ -25,6 +26,9 @@ pub enum PlayerSpec {
     AlphaBeta {
         depth: u32,
     },
+    MaterialSearch {
+        simulations: u32,
+    },
     Policy {
         checkpoint: PathBuf,
     },
@@ -37,8 +41,8 @@ pub enum PlayerSpec {
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum PlayerSpecError {
     #[error(
-        "unknown player `{0}`: expected random, greedy, ab:<depth>, policy:<ckpt> or \
-         mcts:<ckpt>[:<sims>]"
+        "unknown player `{0}`: expected random, greedy, ab:<depth>, material:<sims>, \
+         policy:<ckpt> or mcts:<ckpt>[:<sims>]"
     )]
     Unknown(String),
     #[error("player `{0}`: the alpha-beta depth must be a whole number from 1 to {MAX_DEPTH}")]
@@ -65,6 +69,13 @@ impl FromStr for PlayerSpec {
                     Ok(PlayerSpec::AlphaBeta { depth })
                 }
                 _ => Err(PlayerSpecError::BadDepth(text.into())),
+            };
+        }
+        if let Some(sims) = text.strip_prefix("material:") {
+            return match sims.parse::<u32>() {
+                Ok(0) => Err(PlayerSpecError::ZeroSimulations(text.into())),
+                Ok(simulations) => Ok(PlayerSpec::MaterialSearch { simulations }),
+                Err(_) => Err(PlayerSpecError::Unknown(text.into())),
             };
         }
         if let Some(path) = text.strip_prefix("policy:") {
@@ -108,6 +119,7 @@ impl fmt::Display for PlayerSpec {
             PlayerSpec::Random => f.write_str("random"),
             PlayerSpec::Greedy => f.write_str("greedy"),
             PlayerSpec::AlphaBeta { depth } => write!(f, "ab:{depth}"),
+            PlayerSpec::MaterialSearch { simulations } => write!(f, "material:{simulations}"),
             PlayerSpec::Policy { checkpoint } => write!(f, "policy:{}", checkpoint.display()),
             PlayerSpec::Mcts {
                 checkpoint,
@@ -150,6 +162,19 @@ mod tests {
             })
         );
         assert_eq!("ab:2".parse(), Ok(PlayerSpec::AlphaBeta { depth: 2 }));
+        assert_eq!(
+            "material:16".parse(),
+            Ok(PlayerSpec::MaterialSearch { simulations: 16 })
+        );
+        assert_eq!(
+            "material:0".parse::<PlayerSpec>(),
+            Err(PlayerSpecError::ZeroSimulations("material:0".into()))
+        );
+        assert!("material:x".parse::<PlayerSpec>().is_err());
+        assert_eq!(
+            PlayerSpec::MaterialSearch { simulations: 8 }.to_string(),
+            "material:8"
+        );
         assert_eq!(" ab:4".parse(), Ok(PlayerSpec::AlphaBeta { depth: 4 }));
         for spec in [
             "random",

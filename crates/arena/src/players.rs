@@ -65,6 +65,18 @@ pub fn build_player(
             player: Box::new(AlphaBetaPlayer::new(*depth)),
             rules_options: None,
         },
+        PlayerSpec::MaterialSearch { simulations } => {
+            let eval =
+                koshogi_mcts::EvalThread::spawn(|| Ok(koshogi_mcts::MaterialEvaluator::default()))
+                    .map_err(|e| load_error(e.to_string()))?;
+            let config = MctsPlayer::evaluation_config(*simulations);
+            let player = MctsPlayer::with_thread(eval, config, spec.to_string())
+                .with_avoid_repetition(options.avoid_repetition);
+            BuiltPlayer {
+                player: Box::new(player),
+                rules_options: None,
+            }
+        }
         PlayerSpec::Policy { checkpoint } => {
             let card_path = resolve_card(checkpoint)?;
             let card = read_card(&card_path).map_err(|e| load_error(e.to_string()))?;
