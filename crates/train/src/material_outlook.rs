@@ -69,7 +69,7 @@ fn outlook_at(arrays: &ShardArrays, balances: &[f32], row: usize, plies_on: u32)
         return f32::from(arrays.game_result[row]);
     }
     // A balance is the mover's of that row: the same side after an even number of plies.
-    let sign = if (arrays.ply[last] - start_ply) % 2 == 0 {
+    let sign = if (arrays.ply[last] - start_ply).is_multiple_of(2) {
         1.0
     } else {
         -1.0
@@ -105,7 +105,7 @@ mod tests {
                 } else {
                     start.clone()
                 };
-                let mover = if ply % 2 == 0 {
+                let mover = if ply.is_multiple_of(2) {
                     Color::Black
                 } else {
                     Color::White
