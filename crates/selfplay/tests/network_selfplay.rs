@@ -85,15 +85,7 @@ fn with_gating_the_accepted_checkpoint_plays_not_the_newest() {
     let dir = tempfile::tempdir().unwrap();
     let model = Model::new(&ModelConfig::tiny(), tch::Device::Cpu).unwrap();
     for step in [0u64, 5, 9] {
-        let step_dir = dir.path().join(format!("step-{step:09}"));
-        std::fs::create_dir_all(&step_dir).unwrap();
-        koshogi_nn::checkpoint::save(
-            &model,
-            &step_dir.join("model.json"),
-            step,
-            serde_json::json!({}),
-        )
-        .unwrap();
+        save_checkpoint(&model, dir.path(), step);
     }
     let signals = Arc::new(ModelSignals::new(2));
     let make = || {
@@ -138,17 +130,7 @@ fn each_workers_evaluator_picks_up_a_new_checkpoint_on_its_own_request() {
     use koshogi_rules::Game;
     let dir = tempfile::tempdir().unwrap();
     let model = Model::new(&ModelConfig::tiny(), tch::Device::Cpu).unwrap();
-    let save = |step: u64| {
-        let step_dir = dir.path().join(format!("step-{step:09}"));
-        std::fs::create_dir_all(&step_dir).unwrap();
-        koshogi_nn::checkpoint::save(
-            &model,
-            &step_dir.join("model.json"),
-            step,
-            serde_json::json!({}),
-        )
-        .unwrap();
-    };
+    let save = |step: u64| save_checkpoint(&model, dir.path(), step);
     save(5);
     let signals = Arc::new(ModelSignals::new(2));
     let make = |worker| {
@@ -186,4 +168,17 @@ fn each_workers_evaluator_picks_up_a_new_checkpoint_on_its_own_request() {
         9,
         "each worker's shards name its own model step"
     );
+}
+
+/// Writes `model` as checkpoint `step` under `checkpoints`.
+fn save_checkpoint(model: &Model, checkpoints: &std::path::Path, step: u64) {
+    let step_dir = checkpoints.join(format!("step-{step:09}"));
+    std::fs::create_dir_all(&step_dir).unwrap();
+    koshogi_nn::checkpoint::save(
+        model,
+        &step_dir.join("model.json"),
+        step,
+        serde_json::json!({}),
+    )
+    .unwrap();
 }
