@@ -16,12 +16,16 @@
 //!   (the `random | greedy | ab:<depth> | policy:<ckpt> | mcts:<ckpt>[:sims]` syntax),
 //!   [`koshogi_ladder`]
 //!   (`--ladder <run>`), [`koshogi_gate`] (gating two checkpoints), [`bench`](mod@bench)
-//!   (`koshogi bench arena`).
+//!   (`koshogi bench arena`);
+//! * [`evaluation`] + [`evaluation_report`] (`koshogi eval`: one checkpoint of a run against its
+//!   first checkpoint and fixed opponents, as a table), [`move_stats`] (pass and capture rates).
 
 pub mod atomic;
 pub mod baselines;
 pub mod bench;
 pub mod elo;
+pub mod evaluation;
+pub mod evaluation_report;
 pub mod game;
 pub mod gate;
 pub mod koshogi_game;
@@ -30,6 +34,7 @@ pub mod koshogi_ladder;
 pub mod ladder;
 pub mod ladder_run;
 pub mod match_runner;
+pub mod move_stats;
 pub mod network_players;
 pub mod player;
 pub mod player_spec;

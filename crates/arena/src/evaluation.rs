@@ -1,0 +1,499 @@
+//! `koshogi eval`: one fixed evaluation of a checkpoint of a training run, that anyone can rerun
+//! and compare with another run's.
+//!
+//! Why: `koshogi arena` answers any question one match at a time, and the README's figures were
+//! each a hand-typed command. A run's progress should be read off one table made the same way
+//! every time: the checkpoint (the run's last by default) against the run's first checkpoint
+//! (normally the random-initialised step 0) and against fixed opponents (`greedy` by default, and
+//! any arena player spec, e.g. `ab:2`), each once as the raw policy (`policy:`) and once with
+//! tree search (`mcts:<ckpt>:<sims>`, the run's first checkpoint searching as much). Besides the
+//! score it counts how each side moves ([`crate::move_stats`]: passes and captures), because a
+//! score alone hid that the first winning network mostly passed.
+//!
+//! Everything is played by the arena's own machinery: [`run_match`] (paired openings, alternating
+//! colours, adjudication), [`build_player`] (the spec syntax), [`list_checkpoints`] and
+//! [`EloEstimate`]. Every row uses the same seed, hence the same openings. The table is formatted
+//! and written by [`crate::evaluation_report`].
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use koshogi_rules::Game;
+
+use crate::elo::{EloEstimate, WinDrawLoss};
+use crate::koshogi_game::new_game;
+use crate::ladder_run::{list_checkpoints, CheckpointEntry, LadderError, LadderPaths};
+use crate::match_runner::{
+    run_match, GameSummary, MatchError, MatchObserver, MatchReport, MatchSettings,
+};
+use crate::move_stats::{CountingPlayer, MoveStats};
+use crate::player::Renamed;
+use crate::player_spec::PlayerSpec;
+use crate::players::{build_player, match_rules, BuildPlayerError, BuiltPlayer, PlayerOptions};
+
+/// What to evaluate and how (the CLI's options).
+#[derive(Clone, Debug)]
+pub struct EvalSettings {
+    /// The checkpoint's step; `None` = the run's last checkpoint.
+    pub checkpoint_step: Option<u64>,
+    /// Games of each `policy:` row (0 = no such rows).
+    pub policy_games: usize,
+    /// Games of each `mcts:` row (0 = no such rows).
+    pub mcts_games: usize,
+    /// Simulations per move of the `mcts:` rows' players (and of `mcts:<ckpt>` opponents
+    /// without their own count).
+    pub simulations: u32,
+    /// Opponents besides the run's first checkpoint, as arena player specs.
+    pub opponents: Vec<PlayerSpec>,
+    /// How each match is played; `games` and `output_dir` are set per row.
+    pub match_settings: MatchSettings,
+    pub player_options: PlayerOptions,
+    /// Keep every game's record under `<run>/eval/<checkpoint>-games/`.
+    pub keep_records: bool,
+}
+
+impl Default for EvalSettings {
+    fn default() -> Self {
+        Self {
+            checkpoint_step: None,
+            policy_games: 100,
+            mcts_games: 40,
+            simulations: 16,
+            opponents: vec![PlayerSpec::Greedy],
+            match_settings: MatchSettings {
+                max_plies: 300,
+                cap_material_margin: Some(2),
+                seed: 1,
+                ..MatchSettings::default()
+            },
+            player_options: PlayerOptions::default(),
+            keep_records: false,
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum EvalError {
+    #[error("no run directory at {0}")]
+    NoRunDir(PathBuf),
+    #[error("no checkpoints (step-* directories) under {0}")]
+    NoCheckpoints(PathBuf),
+    #[error("no checkpoint at step {step} under {dir} (steps there: {available})")]
+    NoSuchStep {
+        step: u64,
+        dir: PathBuf,
+        available: String,
+    },
+    #[error("nothing to play: no opponent besides the checkpoint itself, or no games")]
+    NothingToPlay,
+    #[error(transparent)]
+    Listing(#[from] LadderError),
+    #[error(transparent)]
+    Player(#[from] BuildPlayerError),
+    #[error("{row}: {message}")]
+    Rules { row: String, message: String },
+    #[error("{row}: {source}")]
+    Match { row: String, source: MatchError },
+}
+
+/// One row to play: a player of the evaluated checkpoint against one opponent.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RowPlan {
+    /// Short display names (`policy:step-000001200`, `mcts:step-000001200:16`, `greedy`).
+    pub player: String,
+    pub opponent: String,
+    pub player_spec: PlayerSpec,
+    pub opponent_spec: PlayerSpec,
+    /// Games as asked (the match runner rounds up to even).
+    pub games: usize,
+}
+
+impl RowPlan {
+    pub fn title(&self) -> String {
+        format!("{} vs {}", self.player, self.opponent)
+    }
+}
+
+/// The rows of one evaluation.
+#[derive(Clone, Debug)]
+pub struct EvalPlan {
+    pub run_dir: PathBuf,
+    pub checkpoint: CheckpointEntry,
+    /// The run's first checkpoint, unless it is the evaluated one.
+    pub baseline: Option<CheckpointEntry>,
+    pub rows: Vec<RowPlan>,
+}
+
+/// The result of one row.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct EvalRow {
+    pub player: String,
+    pub opponent: String,
+    /// Results from the player's side.
+    pub wdl: WinDrawLoss,
+    /// `None` only for a row without games.
+    pub elo: Option<EloEstimate>,
+    pub player_moves: MoveStats,
+    pub opponent_moves: MoveStats,
+    /// Mean game length in plies, random opening included.
+    pub mean_plies: f64,
+}
+
+/// What makes an evaluation repeatable: everything that decides its games.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct EvalConditions {
+    pub policy_games: usize,
+    pub mcts_games: usize,
+    pub simulations: u32,
+    pub max_plies: u32,
+    /// `None`: a game stopped at `max_plies` is a draw.
+    pub cap_material: Option<u32>,
+    pub opening_plies: u32,
+    pub seed: u64,
+    pub opponents: Vec<String>,
+    pub avoid_repetition: bool,
+}
+
+/// A finished evaluation: [`crate::evaluation_report`] prints and writes it.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Evaluation {
+    pub run_dir: PathBuf,
+    pub checkpoint: String,
+    pub step: u64,
+    pub baseline: Option<String>,
+    pub conditions: EvalConditions,
+    pub rows: Vec<EvalRow>,
+}
+
+/// Follows an evaluation (progress bars).
+pub trait EvalObserver {
+    fn row_started(&mut self, _index: usize, _row: &RowPlan) {}
+    fn game_finished(&mut self, _game: &GameSummary, _report: &MatchReport) {}
+    fn row_finished(&mut self, _index: usize, _row: &EvalRow) {}
+}
+
+impl EvalObserver for () {}
+
+/// How the evaluated checkpoint (and the baseline) play in a row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Policy,
+    Mcts(u32),
+}
+
+impl Kind {
+    fn spec(self, checkpoint: &Path) -> PlayerSpec {
+        let checkpoint = checkpoint.to_path_buf();
+        match self {
+            Kind::Policy => PlayerSpec::Policy { checkpoint },
+            Kind::Mcts(sims) => PlayerSpec::Mcts {
+                checkpoint,
+                simulations: Some(sims),
+            },
+        }
+    }
+
+    fn name(self, entry: &CheckpointEntry) -> String {
+        match self {
+            Kind::Policy => format!("policy:{}", entry.name),
+            Kind::Mcts(sims) => format!("mcts:{}:{sims}", entry.name),
+        }
+    }
+}
+
+/// Finds the checkpoints and lists the rows: for the policy player, then the search player,
+/// one row against the run's first checkpoint (playing the same way) and one per opponent.
+pub fn plan_evaluation(run_dir: &Path, settings: &EvalSettings) -> Result<EvalPlan, EvalError> {
+    if !run_dir.is_dir() {
+        return Err(EvalError::NoRunDir(run_dir.to_path_buf()));
+    }
+    let checkpoints_dir = LadderPaths::new(run_dir).checkpoints_dir();
+    if !checkpoints_dir.is_dir() {
+        return Err(EvalError::NoCheckpoints(checkpoints_dir));
+    }
+    let entries = list_checkpoints(&checkpoints_dir)?;
+    let (Some(first), Some(last)) = (entries.first(), entries.last()) else {
+        return Err(EvalError::NoCheckpoints(checkpoints_dir));
+    };
+    let checkpoint = match settings.checkpoint_step {
+        None => last.clone(),
+        Some(step) => entries
+            .iter()
+            .find(|e| e.step == step)
+            .cloned()
+            .ok_or_else(|| EvalError::NoSuchStep {
+                step,
+                dir: checkpoints_dir.clone(),
+                available: entries
+                    .iter()
+                    .map(|e| e.step.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            })?,
+    };
+    let baseline = (first.step != checkpoint.step).then(|| first.clone());
+    let mut rows = Vec::new();
+    let kinds = [
+        (Kind::Policy, settings.policy_games),
+        (Kind::Mcts(settings.simulations.max(1)), settings.mcts_games),
+    ];
+    for (kind, games) in kinds {
+        if games == 0 {
+            continue;
+        }
+        let player = |opponent: String, opponent_spec: PlayerSpec| RowPlan {
+            player: kind.name(&checkpoint),
+            opponent,
+            player_spec: kind.spec(&checkpoint.path),
+            opponent_spec,
+            games,
+        };
+        if let Some(baseline) = &baseline {
+            rows.push(player(kind.name(baseline), kind.spec(&baseline.path)));
+        }
+        for opponent in &settings.opponents {
+            rows.push(player(opponent.to_string(), opponent.clone()));
+        }
+    }
+    if rows.is_empty() {
+        return Err(EvalError::NothingToPlay);
+    }
+    Ok(EvalPlan {
+        run_dir: run_dir.to_path_buf(),
+        checkpoint,
+        baseline,
+        rows,
+    })
+}
+
+/// Forwards the match runner's reports to an [`EvalObserver`].
+struct Forward<'a>(&'a mut dyn EvalObserver);
+
+impl MatchObserver for Forward<'_> {
+    fn game_finished(&mut self, game: &GameSummary, report: &MatchReport) {
+        self.0.game_finished(game, report);
+    }
+}
+
+/// Plays every row of `plan`. Players are built once (by display name) and reused across rows.
+pub fn run_evaluation(
+    plan: &EvalPlan,
+    settings: &EvalSettings,
+    observer: &mut dyn EvalObserver,
+) -> Result<Evaluation, EvalError> {
+    let mut players: HashMap<String, BuiltPlayer> = HashMap::new();
+    let build = |name: &str, spec: &PlayerSpec| -> Result<BuiltPlayer, EvalError> {
+        let BuiltPlayer {
+            player,
+            rules_options,
+        } = build_player(spec, &settings.player_options)?;
+        Ok(BuiltPlayer {
+            player: Box::new(Renamed {
+                name: name.to_string(),
+                inner: player,
+            }),
+            rules_options,
+        })
+    };
+    let mut rows = Vec::new();
+    for (index, row) in plan.rows.iter().enumerate() {
+        observer.row_started(index, row);
+        let mut player = match players.remove(&row.player) {
+            Some(p) => p,
+            None => build(&row.player, &row.player_spec)?,
+        };
+        // Not cached under the player's name: the same name on both sides gets two instances.
+        let mut opponent = match players.remove(&row.opponent) {
+            Some(p) => p,
+            None => build(&row.opponent, &row.opponent_spec)?,
+        };
+        let rules = match_rules(&[&player, &opponent]).map_err(|message| EvalError::Rules {
+            row: row.title(),
+            message,
+        })?;
+        let mut match_settings = settings.match_settings.clone();
+        match_settings.games = row.games;
+        match_settings.output_dir = settings.keep_records.then(|| records_dir(plan, index, row));
+        let mut counted_player = CountingPlayer::new(player.player.as_mut());
+        let mut counted_opponent = CountingPlayer::new(opponent.player.as_mut());
+        let report = run_match(
+            &|| -> Game { new_game(&rules, &match_settings) },
+            &mut counted_player,
+            &mut counted_opponent,
+            &match_settings,
+            &mut Forward(&mut *observer),
+        )
+        .map_err(|source| EvalError::Match {
+            row: row.title(),
+            source,
+        })?;
+        let result = EvalRow {
+            player: row.player.clone(),
+            opponent: row.opponent.clone(),
+            wdl: report.wdl,
+            elo: report.elo(),
+            player_moves: counted_player.stats,
+            opponent_moves: counted_opponent.stats,
+            mean_plies: report.mean_plies(),
+        };
+        observer.row_finished(index, &result);
+        rows.push(result);
+        players.insert(row.opponent.clone(), opponent);
+        players.insert(row.player.clone(), player);
+    }
+    let m = &settings.match_settings;
+    Ok(Evaluation {
+        run_dir: plan.run_dir.clone(),
+        checkpoint: plan.checkpoint.name.clone(),
+        step: plan.checkpoint.step,
+        baseline: plan.baseline.as_ref().map(|b| b.name.clone()),
+        conditions: EvalConditions {
+            policy_games: settings.policy_games,
+            mcts_games: settings.mcts_games,
+            simulations: settings.simulations.max(1),
+            max_plies: m.max_plies,
+            cap_material: m.cap_material_margin,
+            opening_plies: m.opening_plies,
+            seed: m.seed,
+            opponents: settings.opponents.iter().map(|o| o.to_string()).collect(),
+            avoid_repetition: settings.player_options.avoid_repetition,
+        },
+        rows,
+    })
+}
+
+/// `<run>/eval/`, where the tables (and kept records) go.
+pub fn eval_dir(run_dir: &Path) -> PathBuf {
+    run_dir.join("eval")
+}
+
+/// `<run>/eval/<checkpoint>-games/NN-<player>_vs_<opponent>/` (names made file-safe).
+fn records_dir(plan: &EvalPlan, index: usize, row: &RowPlan) -> PathBuf {
+    let safe = |s: &str| -> String {
+        s.chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || "-_.".contains(c) {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect()
+    };
+    eval_dir(&plan.run_dir)
+        .join(format!("{}-games", plan.checkpoint.name))
+        .join(format!(
+            "{index:02}-{}_vs_{}",
+            safe(&row.player),
+            safe(&row.opponent)
+        ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run_with(steps: &[u64]) -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        for step in steps {
+            std::fs::create_dir_all(dir.path().join(format!("checkpoints/step-{step:09}")))
+                .unwrap();
+        }
+        dir
+    }
+
+    fn titles(plan: &EvalPlan) -> Vec<String> {
+        plan.rows.iter().map(RowPlan::title).collect()
+    }
+
+    #[test]
+    fn the_last_checkpoint_plays_the_first_and_each_opponent_with_both_players() {
+        let run = run_with(&[0, 100, 200]);
+        let settings = EvalSettings {
+            opponents: vec![PlayerSpec::Greedy, PlayerSpec::Random],
+            ..EvalSettings::default()
+        };
+        let plan = plan_evaluation(run.path(), &settings).unwrap();
+        assert_eq!(plan.checkpoint.step, 200);
+        assert_eq!(plan.baseline.as_ref().unwrap().step, 0);
+        assert_eq!(
+            titles(&plan),
+            [
+                "policy:step-000000200 vs policy:step-000000000",
+                "policy:step-000000200 vs greedy",
+                "policy:step-000000200 vs random",
+                "mcts:step-000000200:16 vs mcts:step-000000000:16",
+                "mcts:step-000000200:16 vs greedy",
+                "mcts:step-000000200:16 vs random",
+            ]
+        );
+        assert_eq!(plan.rows[0].games, 100);
+        assert_eq!(plan.rows[3].games, 40);
+        assert_eq!(
+            plan.rows[3].opponent_spec,
+            PlayerSpec::Mcts {
+                checkpoint: plan.baseline.unwrap().path,
+                simulations: Some(16)
+            }
+        );
+    }
+
+    #[test]
+    fn another_step_can_be_chosen_and_zero_games_skip_a_player() {
+        let run = run_with(&[0, 100, 200]);
+        let settings = EvalSettings {
+            checkpoint_step: Some(100),
+            mcts_games: 0,
+            ..EvalSettings::default()
+        };
+        let plan = plan_evaluation(run.path(), &settings).unwrap();
+        assert_eq!(
+            titles(&plan),
+            [
+                "policy:step-000000100 vs policy:step-000000000",
+                "policy:step-000000100 vs greedy",
+            ]
+        );
+        // The first checkpoint itself has no baseline row.
+        let settings = EvalSettings {
+            checkpoint_step: Some(0),
+            ..settings
+        };
+        let plan = plan_evaluation(run.path(), &settings).unwrap();
+        assert!(plan.baseline.is_none());
+        assert_eq!(titles(&plan), ["policy:step-000000000 vs greedy"]);
+    }
+
+    #[test]
+    fn bad_runs_are_clear_errors() {
+        let settings = EvalSettings::default();
+        let message = |run: &Path, settings: &EvalSettings| {
+            plan_evaluation(run, settings).unwrap_err().to_string()
+        };
+        let missing = Path::new("/nonexistent/run");
+        assert_eq!(
+            message(missing, &settings),
+            "no run directory at /nonexistent/run"
+        );
+        let empty = tempfile::tempdir().unwrap();
+        assert!(message(empty.path(), &settings).starts_with("no checkpoints"));
+        std::fs::create_dir(empty.path().join("checkpoints")).unwrap();
+        assert!(message(empty.path(), &settings).starts_with("no checkpoints"));
+        let run = run_with(&[0, 100]);
+        let at = EvalSettings {
+            checkpoint_step: Some(50),
+            ..EvalSettings::default()
+        };
+        assert!(
+            message(run.path(), &at).ends_with("(steps there: 0, 100)"),
+            "{}",
+            message(run.path(), &at)
+        );
+        let nothing = EvalSettings {
+            checkpoint_step: Some(0),
+            opponents: Vec::new(),
+            ..EvalSettings::default()
+        };
+        assert!(message(run.path(), &nothing).starts_with("nothing to play"));
+    }
+}
