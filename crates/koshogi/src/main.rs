@@ -28,6 +28,9 @@ enum Command {
     Train(commands::train::TrainArgs),
     /// Play matches between players (Elo ± 95 % CI, SPRT) or rate a run's checkpoints (--ladder).
     Arena(commands::arena::ArenaArgs),
+    /// A run's checkpoint against its first checkpoint and fixed opponents, policy and search:
+    /// the table (W/D/L, score, Elo, pass and capture rates) printed and written to DIR/eval/.
+    Eval(commands::eval::EvalArgs),
     /// What a run's shards teach and what a checkpoint learned: targets and values on passes,
     /// captures and material, earliest vs latest shards.
     Diagnose(commands::diagnose::DiagnoseArgs),
@@ -69,6 +72,7 @@ fn main() {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Arena(args) => commands::arena::run(args),
+        Command::Eval(args) => commands::eval::run(args),
         Command::Info(args) => commands::info::run(args),
         Command::Moves(args) => commands::moves::run(args),
         Command::Perft(args) => commands::perft::run(args),

@@ -122,25 +122,30 @@ struct Progress {
 impl MatchObserver for Progress {
     fn game_finished(&mut self, _game: &GameSummary, report: &MatchReport) {
         self.bar.inc(1);
-        let mut message = format!("{} {}", report.player_a, report.wdl);
-        if let Some(elo) = report.elo() {
-            message.push_str(&format!(
-                " Elo {} ± {}",
-                koshogi_arena::elo::format_elo(elo.elo),
-                koshogi_arena::elo::format_elo(elo.elo_error_95).trim_start_matches('+')
-            ));
-        }
-        if let Some(sprt) = &report.sprt {
-            message.push_str(&format!(
-                " LLR {:.2} [{:.2}, {:.2}]",
-                sprt.llr, sprt.lower, sprt.upper
-            ));
-        }
-        self.bar.set_message(message);
+        self.bar.set_message(progress_message(report));
     }
 }
 
-fn progress_bar(len: u64) -> ProgressBar {
+/// A running match in one line: A's results, Elo so far, the SPRT's state.
+pub(crate) fn progress_message(report: &MatchReport) -> String {
+    let mut message = format!("{} {}", report.player_a, report.wdl);
+    if let Some(elo) = report.elo() {
+        message.push_str(&format!(
+            " Elo {} ± {}",
+            koshogi_arena::elo::format_elo(elo.elo),
+            koshogi_arena::elo::format_elo(elo.elo_error_95).trim_start_matches('+')
+        ));
+    }
+    if let Some(sprt) = &report.sprt {
+        message.push_str(&format!(
+            " LLR {:.2} [{:.2}, {:.2}]",
+            sprt.llr, sprt.lower, sprt.upper
+        ));
+    }
+    message
+}
+
+pub(crate) fn progress_bar(len: u64) -> ProgressBar {
     let bar = ProgressBar::new(len);
     bar.set_style(
         ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} games {msg}")
@@ -150,18 +155,22 @@ fn progress_bar(len: u64) -> ProgressBar {
     bar
 }
 
-pub fn run(args: ArenaArgs) -> Result<()> {
-    if args.threads > 0 {
-        tch::set_num_threads(args.threads);
+/// The network players' runtime from `--threads` and `--device` (also used by `koshogi eval`).
+pub(crate) fn network_runtime(threads: i32, device: &str) -> Result<RuntimeConfig> {
+    if threads > 0 {
+        tch::set_num_threads(threads);
     }
-    let device: DeviceSpec = args
-        .device
+    let device: DeviceSpec = device
         .parse()
-        .map_err(|e| anyhow::anyhow!("--device {}: {e}", args.device))?;
-    let runtime = RuntimeConfig {
+        .map_err(|e| anyhow::anyhow!("--device {device}: {e}"))?;
+    Ok(RuntimeConfig {
         device,
         ..RuntimeConfig::default()
-    };
+    })
+}
+
+pub fn run(args: ArenaArgs) -> Result<()> {
+    let runtime = network_runtime(args.threads, &args.device)?;
     let sprt = args
         .sprt
         .as_deref()

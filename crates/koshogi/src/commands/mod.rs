@@ -5,6 +5,7 @@ pub mod bench;
 pub mod diagnose;
 pub mod encode;
 pub mod engine;
+pub mod eval;
 pub mod export;
 pub mod info;
 pub mod moves;

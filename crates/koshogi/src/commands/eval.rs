@@ -1,0 +1,198 @@
+//! `koshogi eval --run DIR`: the standard evaluation table of a run's checkpoint (its last by
+//! default) against the run's first checkpoint and fixed opponents, with the raw policy and with
+//! tree search. The work is done by `koshogi_arena::evaluation`; this file parses arguments,
+//! shows progress, prints the table and writes it to `DIR/eval/`.
+
+use std::path::PathBuf;
+
+use anyhow::{bail, Context, Result};
+use clap::Args;
+
+use koshogi_arena::evaluation::{
+    plan_evaluation, run_evaluation, EvalObserver, EvalRow, EvalSettings, RowPlan,
+};
+use koshogi_arena::players::PlayerOptions;
+use koshogi_arena::{GameSummary, MatchReport, MatchSettings, PlayerSpec};
+
+use super::arena::{network_runtime, progress_bar, progress_message};
+
+const EVAL_HELP: &str = "\
+Rows, each with the policy player (policy:<ckpt>, --games games) and the search player
+(mcts:<ckpt>:<sims>, --mcts-games games): the checkpoint against the run's first checkpoint
+playing the same way, then against each of --opponents (arena player specs, see
+`koshogi arena --help`). Columns: W/D/L, score and Elo with 95 % intervals, each side's pass
+and capture rates, mean game length. Written to DIR/eval/eval-step-NNNNNNNNN.md and .json.
+
+Examples:
+  koshogi eval --run runs/quick
+  koshogi eval --run runs/quick --checkpoint 200 --opponents greedy,random --mcts-games 0";
+
+#[derive(Args)]
+#[command(after_help = EVAL_HELP)]
+pub struct EvalArgs {
+    /// The training run's directory (with checkpoints/step-*).
+    #[arg(long, value_name = "DIR")]
+    pub run: PathBuf,
+    /// The step of the checkpoint to evaluate (`1200` or `step-000001200`); default: the last.
+    #[arg(long, value_name = "STEP", value_parser = parse_step)]
+    pub checkpoint: Option<u64>,
+    /// Games of each policy row (0 = none). Rounded up to even: each opening is played with
+    /// both colours.
+    #[arg(long, default_value_t = 100)]
+    pub games: usize,
+    /// Games of each search row (0 = none).
+    #[arg(long, default_value_t = 40)]
+    pub mcts_games: usize,
+    /// Simulations per move of the search rows (both sides of the first-checkpoint row).
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..))]
+    pub sims: u32,
+    /// Opponents besides the run's first checkpoint: comma-separated arena player specs.
+    #[arg(long, default_value = "greedy", value_name = "SPEC,...")]
+    pub opponents: String,
+    /// Adjudicate a game after this many plies (opening included), see --cap-material.
+    #[arg(long, default_value_t = 300)]
+    pub max_plies: u32,
+    /// A game stopped at --max-plies goes to the side with at least N more pieces on the board,
+    /// else it is a draw; 0 = every capped game is a draw.
+    #[arg(long, default_value_t = 2, value_name = "N")]
+    pub cap_material: u32,
+    /// Random plies at the start of each opening (the pair of games shares them).
+    #[arg(long, default_value_t = 4)]
+    pub opening_plies: u32,
+    /// Games played at once (network players evaluate them in one batch).
+    #[arg(long, default_value_t = 32)]
+    pub parallel: usize,
+    /// Seed of the openings and of every random choice (the same for every row).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Keep every game's record under DIR/eval/step-NNNNNNNNN-games/.
+    #[arg(long)]
+    pub records: bool,
+    /// Let network players repeat positions (see `koshogi arena --help`).
+    #[arg(long)]
+    pub allow_repetition: bool,
+    /// libtorch intra-op threads for network players (0 = libtorch's default).
+    #[arg(long, default_value_t = 0)]
+    pub threads: i32,
+    /// Device for network players: auto, cpu, cuda or cuda:N.
+    #[arg(long, default_value = "auto")]
+    pub device: String,
+}
+
+fn parse_step(text: &str) -> Result<u64, String> {
+    text.strip_prefix("step-")
+        .unwrap_or(text)
+        .parse()
+        .map_err(|_| format!("`{text}` is not a step (e.g. 1200 or step-000001200)"))
+}
+
+/// The `--opponents` list: specs parsed by the arena's own parser, empty items skipped.
+fn parse_opponents(text: &str) -> Result<Vec<PlayerSpec>> {
+    text.split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(|s| s.parse::<PlayerSpec>().context("--opponents"))
+        .collect()
+}
+
+/// One progress bar per row, and a line on stderr when a row is done.
+struct Progress {
+    rows: usize,
+    bar: Option<indicatif::ProgressBar>,
+}
+
+impl EvalObserver for Progress {
+    fn row_started(&mut self, index: usize, row: &RowPlan) {
+        let bar = progress_bar(row.games.div_ceil(2) as u64 * 2);
+        bar.set_message(format!("row {}/{}: {}", index + 1, self.rows, row.title()));
+        self.bar = Some(bar);
+    }
+
+    fn game_finished(&mut self, _game: &GameSummary, report: &MatchReport) {
+        if let Some(bar) = &self.bar {
+            bar.inc(1);
+            bar.set_message(format!(
+                "vs {}: {}",
+                report.player_b,
+                progress_message(report)
+            ));
+        }
+    }
+
+    fn row_finished(&mut self, index: usize, row: &EvalRow) {
+        if let Some(bar) = self.bar.take() {
+            bar.finish_and_clear();
+        }
+        eprintln!(
+            "row {}/{}: {} vs {}: {}",
+            index + 1,
+            self.rows,
+            row.player,
+            row.opponent,
+            row.wdl
+        );
+    }
+}
+
+pub fn run(args: EvalArgs) -> Result<()> {
+    if args.max_plies == 0 {
+        bail!("--max-plies must be at least 1");
+    }
+    let runtime = network_runtime(args.threads, &args.device)?;
+    let settings = EvalSettings {
+        checkpoint_step: args.checkpoint,
+        policy_games: args.games,
+        mcts_games: args.mcts_games,
+        simulations: args.sims,
+        opponents: parse_opponents(&args.opponents)?,
+        match_settings: MatchSettings {
+            games: 0,
+            max_plies: args.max_plies,
+            cap_material_margin: (args.cap_material > 0).then_some(args.cap_material),
+            opening_plies: args.opening_plies,
+            parallel_games: args.parallel.max(1),
+            seed: args.seed,
+            sprt: None,
+            output_dir: None,
+        },
+        player_options: PlayerOptions {
+            runtime,
+            default_simulations: args.sims,
+            avoid_repetition: !args.allow_repetition,
+        },
+        keep_records: args.records,
+    };
+    let plan = plan_evaluation(&args.run, &settings)?;
+    let mut progress = Progress {
+        rows: plan.rows.len(),
+        bar: None,
+    };
+    let evaluation = run_evaluation(&plan, &settings, &mut progress)?;
+    print!("{}", evaluation.markdown());
+    let (markdown, json) = evaluation
+        .write()
+        .with_context(|| format!("writing {}", args.run.join("eval").display()))?;
+    println!("\nwritten: {} and {}", markdown.display(), json.display());
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn steps_and_opponents_parse_and_bad_ones_are_named() {
+        assert_eq!(parse_step("1200"), Ok(1200));
+        assert_eq!(parse_step("step-000001200"), Ok(1200));
+        assert!(parse_step("last").unwrap_err().contains("`last`"));
+        assert_eq!(
+            parse_opponents("greedy, random,").unwrap(),
+            [PlayerSpec::Greedy, PlayerSpec::Random]
+        );
+        let error = format!("{:#}", parse_opponents("greedy,alphabeta").unwrap_err());
+        assert!(
+            error.contains("--opponents: unknown player `alphabeta`"),
+            "{error}"
+        );
+    }
+}
