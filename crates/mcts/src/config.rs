@@ -90,6 +90,13 @@ pub struct GumbelConfig {
     /// reply almost at random: a move that leaves the general en prise looked as good as any
     /// other. Only the order of visits changes, never a value.
     pub capture_first_reply: bool,
+    /// Whether the root may choose a pass (a move that leaves the board as it was). With
+    /// `false` the root's passes get no prior, so they are never considered and never get
+    /// policy-target mass, unless every legal move is a pass. A young network's search
+    /// rated a pass safest (it changes nothing the value head could misjudge), the targets
+    /// taught it, and the trained network passed half its moves while its pieces were taken.
+    /// Passes stay legal below the root: the opponent's pass is still searched.
+    pub root_passes: bool,
 }
 
 impl Default for GumbelConfig {
@@ -103,6 +110,7 @@ impl Default for GumbelConfig {
             min_q_range: 1e-8,
             capture_candidates: 0,
             capture_first_reply: false,
+            root_passes: true,
         }
     }
 }
@@ -127,6 +135,7 @@ impl GumbelConfig {
             min_q_range: 0.5,
             capture_candidates: considered / 2,
             capture_first_reply: true,
+            root_passes: false,
             ..GumbelConfig::default()
         }
     }

@@ -57,4 +57,9 @@ pub trait SearchGame {
     fn capture_value(&self, _mv: &Self::Move) -> f32 {
         0.0
     }
+    /// True if `mv` leaves the board as it was (only the turn changes); see
+    /// `GumbelConfig::root_passes`. Games without passes keep the default.
+    fn is_pass(&self, _mv: &Self::Move) -> bool {
+        false
+    }
 }

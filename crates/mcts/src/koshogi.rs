@@ -57,6 +57,10 @@ impl SearchGame for Game {
         value.max(f32::MIN_POSITIVE)
     }
 
+    fn is_pass(&self, mv: &Move) -> bool {
+        mv.is_pass()
+    }
+
     fn play(&mut self, mv: Move) {
         Game::play(self, mv);
     }

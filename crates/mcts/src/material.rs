@@ -166,12 +166,7 @@ pub fn blend_material_value(
     let weight = weight.min(1.0);
     for (request, evaluation) in requests.iter().zip(evaluations.iter_mut()) {
         let heuristic = material.value(&request.position.position);
-        let net = evaluation.wdl;
-        evaluation.wdl = Wdl::new(
-            (1.0 - weight) * net.win + weight * heuristic.win,
-            (1.0 - weight) * net.draw + weight * heuristic.draw,
-            (1.0 - weight) * net.loss + weight * heuristic.loss,
-        );
+        evaluation.wdl = evaluation.wdl.scale(1.0 - weight) + heuristic.scale(weight);
     }
 }
 

@@ -6,6 +6,7 @@
 
 use crate::eval_thread::EvalThread;
 use crate::evaluator::{EvalError, EvalRequest, Evaluation, Evaluator};
+use crate::material::MATERIAL_TEMPERATURE;
 use crate::wdl::Wdl;
 use koshogi_nn::{EvalPosition, FeatureInput, InferenceModel};
 use koshogi_rules::Game;
@@ -56,12 +57,26 @@ impl Evaluator<Game> for NetworkEvaluator {
         self.model
             .evaluate(&positions, &mut self.answers)
             .map_err(|e| EvalError::Failed(e.to_string()))?;
+        let utility = self.model.config().material_utility;
         out.extend(self.answers.drain(..).map(|a| Evaluation {
+            wdl: searched_value(&a, utility),
             priors: a.policy,
-            wdl: Wdl::new(a.wdl[0], a.wdl[1], a.wdl[2]),
         }));
         Ok(())
     }
+}
+
+/// The value the search uses: the WDL head, mixed with weight `material_utility` with the
+/// material head's prediction read on the material evaluator's scale
+/// (tanh(material / [`MATERIAL_TEMPERATURE`])), see `ModelConfig::material_utility`.
+pub fn searched_value(answer: &koshogi_nn::Evaluation, material_utility: f32) -> Wdl {
+    let wdl = Wdl::new(answer.wdl[0], answer.wdl[1], answer.wdl[2]);
+    if material_utility <= 0.0 {
+        return wdl;
+    }
+    let material = Wdl::from_scalar((answer.material / MATERIAL_TEMPERATURE).tanh());
+    let u = material_utility.min(1.0);
+    wdl.scale(1.0 - u) + material.scale(u)
 }
 
 /// Starts an evaluation thread whose network is built by `make_model` on that thread, after
@@ -80,4 +95,30 @@ where
             .map(NetworkEvaluator::new)
             .map_err(|e| EvalError::Failed(e.to_string()))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn answer(wdl: [f32; 3], material: f32) -> koshogi_nn::Evaluation {
+        koshogi_nn::Evaluation {
+            policy: Vec::new(),
+            wdl,
+            moves_left: 0.0,
+            material,
+        }
+    }
+
+    #[test]
+    fn the_material_head_enters_the_value_with_its_weight() {
+        let even = answer([0.3, 0.4, 0.3], 20.0);
+        assert_eq!(searched_value(&even, 0.0), Wdl::new(0.3, 0.4, 0.3));
+        let half = searched_value(&even, 0.5);
+        let expected = 0.5 * (20.0f32 / MATERIAL_TEMPERATURE).tanh();
+        assert!((half.scalar() - expected).abs() < 1e-6, "{half:?}");
+        assert!((half.win + half.draw + half.loss - 1.0).abs() < 1e-6);
+        let behind = searched_value(&answer([0.3, 0.4, 0.3], -200.0), 1.0);
+        assert!(behind.scalar() < -0.99);
+    }
 }

@@ -485,10 +485,48 @@ impl<G: SearchGame> Search<G> {
         self.update_finished();
     }
 
+    /// The root priors with every pass's mass removed and the rest renormalised
+    /// (`GumbelConfig::root_passes = false`); `None` when there is no pass, or nothing but
+    /// passes, to remove.
+    fn priors_without_passes(&self, moves: &[G::Move], priors: &[f32]) -> Option<Vec<f32>> {
+        let passes: Vec<bool> = moves.iter().map(|mv| self.game.is_pass(mv)).collect();
+        if !passes.contains(&true) || !passes.contains(&false) {
+            return None;
+        }
+        let kept: f32 = priors
+            .iter()
+            .zip(&passes)
+            .filter(|&(_, &pass)| !pass)
+            .map(|(&p, _)| p)
+            .sum();
+        let others = passes.iter().filter(|&&pass| !pass).count() as f32;
+        Some(
+            priors
+                .iter()
+                .zip(&passes)
+                .map(|(&p, &pass)| match pass {
+                    true => 0.0,
+                    // A prior that put everything on passes leaves the others uniform.
+                    false if kept > 0.0 => p / kept,
+                    false => 1.0 / others,
+                })
+                .collect(),
+        )
+    }
+
     /// Per-search root setup once the root has edges: Gumbel-top-k and the halving schedule,
     /// or PUCT's noisy priors.
     fn plan_root(&mut self) {
-        let priors: Vec<f32> = self.tree.edges_of(ROOT).iter().map(|e| e.prior).collect();
+        let mut priors: Vec<f32> = self.tree.edges_of(ROOT).iter().map(|e| e.prior).collect();
+        if self.config.algorithm == Algorithm::Gumbel && !self.config.gumbel.root_passes {
+            // Here rather than at expansion: a reused subtree's root was expanded as an
+            // interior node, with its passes' priors.
+            let moves: Vec<G::Move> = self.tree.edges_of(ROOT).iter().map(|e| e.mv).collect();
+            if let Some(without) = self.priors_without_passes(&moves, &priors) {
+                self.tree.set_priors(ROOT, &without);
+                priors = without;
+            }
+        }
         self.plan = match self.config.algorithm {
             Algorithm::Gumbel => {
                 let scale = self.config.gumbel.gumbel_scale;

@@ -190,6 +190,16 @@ impl<M: Copy> Tree<M> {
         node.state = NodeState::Expanded;
     }
 
+    /// Replaces the priors of `id`'s edges (already normalised, one per edge).
+    pub fn set_priors(&mut self, id: NodeId, priors: &[f32]) {
+        let node = self.node(id);
+        let range = node.first_edge as usize..(node.first_edge + node.num_edges) as usize;
+        debug_assert_eq!(range.len(), priors.len());
+        for (edge, &p) in self.edges[range].iter_mut().zip(priors) {
+            edge.prior = p;
+        }
+    }
+
     /// Makes the child reached by edge `i` of the root the new root, keeping its subtree and
     /// dropping everything else (copied into fresh arenas so memory stays bounded). Returns
     /// false (and leaves an empty root) when the child was never created.

@@ -284,3 +284,76 @@ fn replies_try_the_biggest_capture_first() {
         "the prior's order should not find the threat"
     );
 }
+
+/// Priors that put nearly all mass on passes and an even value: the prior's favourite decides.
+struct PassLovingEvaluator;
+
+impl koshogi_mcts::Evaluator<Game> for PassLovingEvaluator {
+    fn evaluate(
+        &mut self,
+        requests: &[koshogi_mcts::EvalRequest<Game>],
+        out: &mut Vec<koshogi_mcts::Evaluation>,
+    ) -> Result<(), koshogi_mcts::EvalError> {
+        out.extend(requests.iter().map(|r| {
+            koshogi_mcts::Evaluation {
+                priors: r
+                    .moves
+                    .iter()
+                    .map(|m| if m.is_pass() { 1000.0 } else { 1.0 })
+                    .collect(),
+                wdl: koshogi_mcts::Wdl::DRAW,
+            }
+        }));
+        Ok(())
+    }
+}
+
+fn pass_mass(result: &koshogi_mcts::SearchResult<Move>) -> f32 {
+    result
+        .moves
+        .iter()
+        .zip(&result.policy)
+        .filter(|(m, _)| m.is_pass())
+        .map(|(_, &p)| p)
+        .sum()
+}
+
+/// `root_passes = false` removes passes from the root: not chosen, no target mass, even when
+/// the prior loves them and the root is a subtree kept from the previous search.
+#[test]
+fn a_root_without_passes_never_chooses_or_teaches_one() {
+    let start = Game::new(RulesOptions::default());
+    assert!(
+        start.legal_moves().iter().any(Move::is_pass),
+        "the start position has passes"
+    );
+    let mut with_passes = config(Algorithm::Gumbel, 16);
+    with_passes.gumbel = GumbelConfig {
+        max_considered_actions: 4,
+        ..GumbelConfig::default()
+    };
+    let (result, _) = search_once(start.clone(), with_passes.clone(), 1, PassLovingEvaluator);
+    assert!(
+        result.chosen_move.is_pass(),
+        "control: the prior's pass wins"
+    );
+    assert!(pass_mass(&result) > 0.5);
+
+    let mut without = with_passes;
+    without.gumbel.root_passes = false;
+    let eval = koshogi_mcts::EvalThread::spawn(|| Ok(PassLovingEvaluator)).unwrap();
+    let mut driver = koshogi_mcts::SearchDriver::new(eval, koshogi_mcts::DriverConfig::default());
+    let mut searches = vec![koshogi_mcts::Search::new(start, without, 1)];
+    for ply in 0..4 {
+        searches[0].start().unwrap();
+        driver.run(&mut searches).unwrap();
+        let result = searches[0].result().unwrap();
+        assert!(
+            !result.chosen_move.is_pass(),
+            "ply {ply}: {}",
+            result.chosen_move
+        );
+        assert_eq!(pass_mass(&result), 0.0, "ply {ply}");
+        searches[0].advance(result.chosen_move).unwrap();
+    }
+}

@@ -314,7 +314,7 @@ pub fn load_expecting(
     expected: &ModelConfig,
 ) -> Result<(Model, ModelCard), NnError> {
     let card = read_card(card_path)?;
-    if &card.architecture != expected {
+    if !card.architecture.same_weights_as(expected) {
         return Err(NnError::IncompatibleCheckpoint {
             path: card_path.to_path_buf(),
             reason: format!(
@@ -323,5 +323,8 @@ pub fn load_expecting(
             ),
         });
     }
-    load(card_path, device)
+    let (mut model, card) = load(card_path, device)?;
+    // The configured reading of the value wins over the one the checkpoint was saved with.
+    model.set_material_utility(expected.material_utility);
+    Ok((model, card))
 }

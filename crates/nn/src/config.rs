@@ -13,7 +13,7 @@ use crate::error::NnError;
 use crate::hardware;
 
 /// Shape of the residual network. Serialised into every checkpoint's model card.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct ModelConfig {
     /// Residual blocks in the trunk.
@@ -35,6 +35,11 @@ pub struct ModelConfig {
     pub value_channels: usize,
     /// Width of the value head's hidden fully connected layer.
     pub value_hidden: usize,
+    /// How the search reads this network's value: the weight `u` of the material head in
+    /// `(1 − u) · WDL + u · tanh(material / 20)` (KataGo's search utility likewise adds a
+    /// score term to the win probability). It has no weights, but it is part of what the
+    /// network means, so it travels with the checkpoint; 0 = the WDL head alone.
+    pub material_utility: f32,
 }
 
 impl Default for ModelConfig {
@@ -56,6 +61,7 @@ impl ModelConfig {
             policy_channels: 32,
             value_channels: 32,
             value_hidden: 64,
+            material_utility: 0.0,
         }
     }
 
@@ -70,6 +76,7 @@ impl ModelConfig {
             policy_channels: 48,
             value_channels: 32,
             value_hidden: 128,
+            material_utility: 0.0,
         }
     }
 
@@ -84,7 +91,18 @@ impl ModelConfig {
             policy_channels: 8,
             value_channels: 8,
             value_hidden: 16,
+            material_utility: 0.0,
         }
+    }
+
+    /// Whether `other` describes the same weights (everything but how the search reads the
+    /// value), so a run may change `material_utility` and keep its checkpoints.
+    pub fn same_weights_as(&self, other: &ModelConfig) -> bool {
+        let reading = |c: &ModelConfig| ModelConfig {
+            material_utility: 0.0,
+            ..c.clone()
+        };
+        reading(self) == reading(other)
     }
 
     /// Whether block `index` (0-based) is a global pooling block.
@@ -115,6 +133,12 @@ impl ModelConfig {
         }
         if self.policy_channels == 0 || self.value_channels == 0 || self.value_hidden == 0 {
             return bad("head widths must be positive".into());
+        }
+        if !(0.0..=1.0).contains(&self.material_utility) {
+            return bad(format!(
+                "material_utility must lie in [0, 1], not {}",
+                self.material_utility
+            ));
         }
         Ok(())
     }

@@ -89,7 +89,7 @@ impl InferenceModel {
 
     /// Copies the master's weights in (converting kind and device, keeping this copy's layout).
     pub fn sync_from(&mut self, master: &Model) -> Result<(), NnError> {
-        if master.config() != self.model.config() {
+        if !master.config().same_weights_as(self.model.config()) {
             return Err(NnError::InvalidConfig(format!(
                 "cannot sync an inference model of {:?} from a model of {:?}",
                 self.model.config(),
@@ -97,6 +97,8 @@ impl InferenceModel {
             )));
         }
         self.model.vs.copy(&master.vs)?;
+        self.model
+            .set_material_utility(master.config().material_utility);
         Ok(())
     }
 

@@ -256,6 +256,12 @@ impl Model {
         self.network.config()
     }
 
+    /// Sets how the search reads this network's value (`ModelConfig::material_utility`);
+    /// the weights are untouched.
+    pub fn set_material_utility(&mut self, weight: f32) {
+        self.network.config.material_utility = weight;
+    }
+
     pub fn device(&self) -> Device {
         self.vs.device()
     }

@@ -421,3 +421,40 @@ fn a_checkpoint_argument_resolves_to_its_model_card() {
         Err(CheckpointPathError::Missing(_))
     ));
 }
+
+/// How the search reads the value travels with the checkpoint, and a run may change it
+/// without losing its checkpoints; a different shape is still refused, and a card with an
+/// out-of-range weight is an error, not a model.
+#[test]
+fn the_material_utility_travels_with_the_checkpoint() {
+    let dir = tempfile::tempdir().unwrap();
+    let card_path = dir.path().join("model.json");
+    let config = ModelConfig {
+        material_utility: 0.25,
+        ..ModelConfig::tiny()
+    };
+    let model = Model::new(&config, Device::Cpu).unwrap();
+    let card = checkpoint::save(&model, &card_path, 3, serde_json::json!({})).unwrap();
+    assert_eq!(card.architecture.material_utility, 0.25);
+    let (loaded, _) = checkpoint::load(&card_path, Device::Cpu).unwrap();
+    assert_eq!(loaded.config().material_utility, 0.25);
+
+    let reread = ModelConfig {
+        material_utility: 0.5,
+        ..ModelConfig::tiny()
+    };
+    let (resumed, _) = checkpoint::load_expecting(&card_path, Device::Cpu, &reread).unwrap();
+    assert_eq!(resumed.config().material_utility, 0.5);
+    let wider = ModelConfig {
+        channels: 24,
+        ..reread
+    };
+    assert!(checkpoint::load_expecting(&card_path, Device::Cpu, &wider).is_err());
+
+    let text = std::fs::read_to_string(&card_path).unwrap();
+    let hostile = text.replace("\"material_utility\": 0.25", "\"material_utility\": 7.0");
+    assert_ne!(hostile, text);
+    std::fs::write(&card_path, hostile).unwrap();
+    let err = checkpoint::load(&card_path, Device::Cpu).unwrap_err();
+    assert!(err.to_string().contains("material_utility"), "{err}");
+}

@@ -41,6 +41,10 @@ pub struct TrainConfig {
     pub material_outlook_weight: f64,
     /// How many plies ahead the material outlook looks.
     pub material_outlook_plies: u32,
+    /// What the material head learns: `ahead` = the mover's balance in pawns
+    /// `material_outlook_plies` plies later (what the search can use,
+    /// `[model] material_utility`), `final` = the piece-count balance at the game's end.
+    pub material_head_target: MaterialHeadTarget,
     /// Probability of training on the left–right mirror image of a sampled position.
     pub mirror_probability: f64,
     /// Batches prepared ahead on the sampler thread.
@@ -57,6 +61,17 @@ pub struct TrainConfig {
     pub checkpoint: CheckpointConfig,
 }
 
+/// The material head's target (`[train] material_head_target`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum MaterialHeadTarget {
+    /// The mover's material balance in pawns a few plies on
+    /// ([`crate::material_outlook::material_ahead`]).
+    Ahead,
+    /// The piece-count balance at the end of the game (as stored in the shards).
+    Final,
+}
+
 impl Default for TrainConfig {
     fn default() -> Self {
         Self {
@@ -71,6 +86,7 @@ impl Default for TrainConfig {
             search_value_weight: 0.0,
             material_outlook_weight: 0.0,
             material_outlook_plies: 8,
+            material_head_target: MaterialHeadTarget::Ahead,
             mirror_probability: 0.5,
             prefetch_batches: 2,
             poll_seconds: 2.0,

@@ -24,7 +24,7 @@ pub mod trainer_state;
 pub mod window;
 
 pub use checkpoint_manager::{CheckpointConfig, CheckpointEntry, CheckpointManager};
-pub use config::{config_hash, TrainConfig};
+pub use config::{config_hash, MaterialHeadTarget, TrainConfig};
 pub use lr_schedule::{LrDecay, LrSchedule, LrScheduleConfig};
 pub use optimizer::{Optimizer, OptimizerConfig, OptimizerKind, StepReport};
 pub use sampler::{Sampler, SamplerConfig, SamplerCursor};

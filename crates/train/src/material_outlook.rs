@@ -46,8 +46,29 @@ pub fn material_outlook(arrays: &ShardArrays, balances: &[f32], row: usize, hori
     (at(horizon) + at(horizon + 1)) / 2.0
 }
 
+/// The material head's target: `row`'s mover's balance in pawns, the mean of `horizon` and
+/// `horizon + 1` plies on (the balance of the last stored position for a game that ends
+/// sooner, whatever its result). Unlike the outlook it is not squashed, so the head learns
+/// the size of a swing and the search reads it on its own scale
+/// (`ModelConfig::material_utility`).
+pub fn material_ahead(arrays: &ShardArrays, balances: &[f32], row: usize, horizon: u32) -> f32 {
+    let at = |plies_on: u32| balance_ahead(arrays, balances, row, plies_on).0;
+    (at(horizon) + at(horizon + 1)) / 2.0
+}
+
 /// tanh(balance / T) `plies_on` plies after `row`, for `row`'s mover.
 fn outlook_at(arrays: &ShardArrays, balances: &[f32], row: usize, plies_on: u32) -> f32 {
+    let (balance, reached) = balance_ahead(arrays, balances, row, plies_on);
+    if !reached && arrays.game_result[row] != 0 {
+        // The game was decided before the horizon: its result is the outlook.
+        return f32::from(arrays.game_result[row]);
+    }
+    (balance / OUTLOOK_TEMPERATURE).tanh()
+}
+
+/// `row`'s mover's balance `plies_on` plies later (or at the game's last stored row), and
+/// whether the game lasted that long.
+fn balance_ahead(arrays: &ShardArrays, balances: &[f32], row: usize, plies_on: u32) -> (f32, bool) {
     let game = arrays.game_id[row];
     let start_ply = arrays.ply[row];
     let target_ply = start_ply.saturating_add(plies_on);
@@ -64,17 +85,13 @@ fn outlook_at(arrays: &ShardArrays, balances: &[f32], row: usize, plies_on: u32)
         }
     }
     let reached = arrays.ply[last] >= target_ply;
-    if !reached && arrays.game_result[row] != 0 {
-        // The game was decided before the horizon: its result is the outlook.
-        return f32::from(arrays.game_result[row]);
-    }
     // A balance is the mover's of that row: the same side after an even number of plies.
     let sign = if (arrays.ply[last] - start_ply).is_multiple_of(2) {
         1.0
     } else {
         -1.0
     };
-    (sign * balances[last] / OUTLOOK_TEMPERATURE).tanh()
+    (sign * balances[last], reached)
 }
 
 #[cfg(test)]
@@ -155,6 +172,24 @@ mod tests {
         // Exactly tanh(piece value / T).
         let expected = (balances[6] / OUTLOOK_TEMPERATURE).tanh();
         assert!((black - expected).abs() < 1e-6);
+    }
+
+    #[test]
+    fn the_material_ahead_is_the_unsquashed_balance_for_each_mover() {
+        let a = arrays(&[game(1, 20, Some(6), 0), game(2, 10, None, 1)]);
+        let balances = mover_balances(&a);
+        let piece = balances[6];
+        assert!(
+            piece > 1.0,
+            "a piece is worth more than a pawn here: {piece}"
+        );
+        assert_eq!(material_ahead(&a, &balances, 0, 8), piece);
+        assert_eq!(material_ahead(&a, &balances, 1, 8), -piece);
+        assert_eq!(material_ahead(&a, &balances, 0, 4), 0.0);
+        // Half-seen at the horizon, like the outlook.
+        assert_eq!(material_ahead(&a, &balances, 0, 5), piece / 2.0);
+        // A won game ending sooner keeps its balance (level here), not its result.
+        assert_eq!(material_ahead(&a, &balances, 26, 8), 0.0);
     }
 
     #[test]

@@ -16,7 +16,7 @@ use koshogi_replay::{list_shards, Record, Shard, ShardArrays, ShardError};
 use koshogi_rules::RulesOptions;
 use serde::{Deserialize, Serialize};
 
-use crate::material_outlook::{material_outlook, mover_balances};
+use crate::material_outlook::{material_ahead, material_outlook, mover_balances};
 use crate::window::WindowConfig;
 
 /// A shard as the row numbering knows it.
@@ -52,6 +52,8 @@ pub struct WindowRow<'a> {
     pub repetition_count: u32,
     /// [`crate::material_outlook::material_outlook`] at the requested horizon, in [-1, 1].
     pub material_outlook: f32,
+    /// [`crate::material_outlook::material_ahead`] at the same horizon, in pawns.
+    pub material_ahead: f32,
 }
 
 /// Occurrence counts of each row's position (board and side to move) within its game, in row
@@ -254,6 +256,7 @@ impl ReplayWindow {
                 local,
                 outlook_horizon,
             ),
+            material_ahead: material_ahead(&shard.arrays, &shard.balances, local, outlook_horizon),
         })
     }
 }

@@ -25,7 +25,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
-use crate::config::TrainConfig;
+use crate::config::{MaterialHeadTarget, TrainConfig};
 use crate::replay_window::{KnownShard, Refresh, ReplayWindow, ReplayWindowError, WindowRow};
 use crate::window::WindowConfig;
 use koshogi_replay::{decode_position, BoardDecodeError};
@@ -46,6 +46,8 @@ pub struct SamplerConfig {
     pub outlook_weight: f64,
     /// Plies ahead the material outlook looks.
     pub outlook_horizon: u32,
+    /// What the material head learns.
+    pub material_head_target: MaterialHeadTarget,
     /// The self-play ply limit (an input feature is the ply as a fraction of it).
     pub max_plies: Option<u32>,
     pub window: WindowConfig,
@@ -61,6 +63,7 @@ impl SamplerConfig {
             search_value_weight: config.search_value_weight,
             outlook_weight: config.material_outlook_weight,
             outlook_horizon: config.material_outlook_plies,
+            material_head_target: config.material_head_target,
             max_plies,
             window: config.window.clone(),
         }
@@ -367,6 +370,7 @@ fn add_sample(
         rules,
         repetition_count,
         material_outlook,
+        material_ahead,
     } = *row;
     let position = decode_position(record.board, record.ply)?;
     scratch.moves.clear();
@@ -419,7 +423,10 @@ fn add_sample(
             config.outlook_weight,
         ),
         moves_left: record.moves_left as f32,
-        material: f32::from(record.final_material),
+        material: match config.material_head_target {
+            MaterialHeadTarget::Ahead => material_ahead,
+            MaterialHeadTarget::Final => f32::from(record.final_material),
+        },
     };
     builder.push(&scratch.features, &scratch.legs, &targets)?;
     Ok(())
@@ -443,6 +450,7 @@ mod tests {
             search_value_weight: 0.0,
             outlook_weight: 0.0,
             outlook_horizon: 8,
+            material_head_target: MaterialHeadTarget::Final,
             max_plies: Some(200),
             window: WindowConfig {
                 min_rows: 1_000_000,
