@@ -313,6 +313,28 @@ pub struct ResolvedRuntime {
     pub channels_last: bool,
 }
 
+impl ResolvedRuntime {
+    /// float32 in the default (NCHW) layout on `device`: how the master network runs.
+    pub fn float32(device: tch::Device) -> Self {
+        ResolvedRuntime {
+            device,
+            kind: tch::Kind::Float,
+            channels_last: false,
+        }
+    }
+
+    /// `[N, C, H, W]` input moved to this device, kind and layout (no copy when it already
+    /// is), so that a network stored that way gets it without a conversion of its own.
+    pub fn prepare_input(&self, input: &tch::Tensor) -> tch::Tensor {
+        let input = input.to_device(self.device).to_kind(self.kind);
+        if self.channels_last {
+            crate::model::to_channels_last(&input)
+        } else {
+            input
+        }
+    }
+}
+
 impl fmt::Display for ResolvedRuntime {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let kind = match self.kind {

@@ -18,7 +18,7 @@ use crate::config::{ModelConfig, ResolvedRuntime, RuntimeConfig};
 use crate::error::NnError;
 use crate::features::{encode_position, FeatureInput, FEATURE_LEN, INPUT_PLANES};
 use crate::geometry::BOARD_SIZE;
-use crate::model::{to_channels_last, Model, MATERIAL_SCALE, MOVES_LEFT_SCALE};
+use crate::model::{Model, MATERIAL_SCALE, MOVES_LEFT_SCALE};
 use crate::move_encoding::{encode_move, MoveLegs};
 use crate::move_gather::LegalMoveIndex;
 
@@ -174,13 +174,12 @@ impl InferenceModel {
         let runtime = self.runtime;
         let (policy, wdl, moves_left, material) = tch::no_grad(|| -> Result<_, NnError> {
             let side = BOARD_SIZE as i64;
-            let mut input = Tensor::from_slice(features)
-                .view([n as i64, INPUT_PLANES as i64, side, side])
-                .to_device(runtime.device)
-                .to_kind(runtime.kind);
-            if runtime.channels_last {
-                input = to_channels_last(&input);
-            }
+            let input = runtime.prepare_input(&Tensor::from_slice(features).view([
+                n as i64,
+                INPUT_PLANES as i64,
+                side,
+                side,
+            ]));
             let output = self.model.network.forward(&input);
             let policy = self
                 .index

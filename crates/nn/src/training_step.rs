@@ -1,4 +1,5 @@
-//! The losses the trainer minimises, computed on the float32 master network for one batch.
+//! The losses the trainer minimises for one batch, computed on the float32 master network or on
+//! a bfloat16 working copy of it.
 //!
 //! The policy target is sparse (a few visited moves out of hundreds of legal ones), given per
 //! sample as (index into that sample's legal move list, probability) pairs; the cross-entropy is
@@ -10,6 +11,7 @@
 
 use tch::{Device, Kind, Reduction, Tensor};
 
+use crate::config::ResolvedRuntime;
 use crate::error::NnError;
 use crate::features::{FEATURE_LEN, INPUT_PLANES};
 use crate::geometry::BOARD_SIZE;
@@ -145,8 +147,16 @@ impl TrainingBatchBuilder {
             .collect()
     }
 
-    /// The batch as device tensors.
+    /// The batch as device tensors, features in float32.
     pub fn build(&self, device: Device) -> TrainingBatch {
+        self.build_for(&ResolvedRuntime::float32(device))
+    }
+
+    /// The batch as tensors on `runtime`'s device with the features already in its kind and
+    /// layout (the targets stay float32), so that the prefetch thread, not the training step,
+    /// pays for converting them for a bfloat16 channels-last network.
+    pub fn build_for(&self, runtime: &ResolvedRuntime) -> TrainingBatch {
+        let device = runtime.device;
         let n = self.len() as i64;
         let side = BOARD_SIZE as i64;
         let width = self.index.max_moves();
@@ -158,7 +168,12 @@ impl TrainingBatchBuilder {
         }
         let tensor = |v: &[f32]| Tensor::from_slice(v).to_device(device);
         TrainingBatch {
-            features: tensor(&self.features).view([n, INPUT_PLANES as i64, side, side]),
+            features: runtime.prepare_input(&Tensor::from_slice(&self.features).view([
+                n,
+                INPUT_PLANES as i64,
+                side,
+                side,
+            ])),
             index: self.index.clone(),
             policy_target: tensor(&policy_target).view([n, width as i64]),
             policy_listed: tensor(&policy_listed).view([n, width as i64]),
@@ -189,6 +204,22 @@ pub struct TrainingBatch {
 impl TrainingBatch {
     pub fn len(&self) -> usize {
         self.index.positions()
+    }
+
+    /// The same batch with its features in `runtime`'s kind and layout (the targets are shared,
+    /// not copied): one batch for networks of different precisions.
+    pub fn converted_for(&self, runtime: &ResolvedRuntime) -> TrainingBatch {
+        TrainingBatch {
+            features: runtime.prepare_input(&self.features),
+            index: self.index.clone(),
+            policy_target: self.policy_target.shallow_clone(),
+            policy_listed: self.policy_listed.shallow_clone(),
+            policy_rest: self.policy_rest.shallow_clone(),
+            policy_weight: self.policy_weight.shallow_clone(),
+            wdl: self.wdl.shallow_clone(),
+            moves_left: self.moves_left.shallow_clone(),
+            material: self.material.shallow_clone(),
+        }
     }
 
     pub fn is_empty(&self) -> bool {
@@ -255,13 +286,19 @@ pub fn policy_cross_entropy(
     listed_term - rest * unlisted_log_mass
 }
 
-/// Forward pass of `network` (float32, training mode) on `batch` and the weighted losses.
+/// Forward pass of `network` on `batch` and the weighted losses.
+///
+/// The network may be a bfloat16 working copy (see [`crate::working_copy`]): the features are
+/// converted to its kind if the batch was built for another, and the heads' outputs are cast to
+/// float32 before any softmax or Huber loss, so the losses and their first gradients are
+/// float32 whatever precision the trunk ran in.
 pub fn compute_losses(
     network: &Network,
     batch: &TrainingBatch,
     weights: &LossWeights,
 ) -> Result<Losses, NnError> {
-    let output = network.forward(&batch.features);
+    let output = network.forward(&batch.features.f_to_kind(network.kind())?);
+    let wdl_logits = output.wdl_logits.to_kind(Kind::Float);
     let log_policy = batch
         .index
         .move_logits(&output.policy)?
@@ -274,17 +311,18 @@ pub fn compute_losses(
     );
     let n = batch.len() as f64;
     let policy = (per_sample_policy * &batch.policy_weight).sum(Kind::Float) / n;
-    let log_wdl = output.wdl_logits.log_softmax(-1, Kind::Float);
+    let log_wdl = wdl_logits.log_softmax(-1, Kind::Float);
     let value = -(&batch.wdl * log_wdl).sum(Kind::Float) / n;
-    let moves_left = output.moves_left.huber_loss(
+    let moves_left = output.moves_left.to_kind(Kind::Float).huber_loss(
         &(&batch.moves_left / MOVES_LEFT_SCALE),
         Reduction::Mean,
         1.0,
     );
-    let material =
-        output
-            .material
-            .huber_loss(&(&batch.material / MATERIAL_SCALE), Reduction::Mean, 1.0);
+    let material = output.material.to_kind(Kind::Float).huber_loss(
+        &(&batch.material / MATERIAL_SCALE),
+        Reduction::Mean,
+        1.0,
+    );
     let total = &policy * weights.policy
         + &value * weights.value
         + &moves_left * weights.moves_left
@@ -292,8 +330,7 @@ pub fn compute_losses(
     // Monitoring only: no gradient.
     let (policy_entropy, value_accuracy) = tch::no_grad(|| {
         let entropy = -(log_policy.exp() * &log_policy).sum_dim_intlist(-1, false, Kind::Float);
-        let hits = output
-            .wdl_logits
+        let hits = wdl_logits
             .argmax(-1, false)
             .eq_tensor(&batch.wdl.argmax(-1, false));
         (

@@ -1,23 +1,27 @@
-//! `koshogi bench train`: does the input pipeline keep the training step fed?
+//! `koshogi bench train`: how fast is a training step in float32 and in bfloat16, do both learn
+//! the same, and does the input pipeline keep the step fed?
 //!
-//! Writes shards of random games into a temporary run directory, then, in the same process and
-//! on the same network, alternates two measurements:
-//! * pipeline: batches drawn from the shards by the real [`crate::sampler::Sampler`] on the
-//!   prefetch thread, each followed by one training step (what [`crate::Trainer::run`] does
-//!   per step);
-//! * raw: the same training steps again on the very batches the pipeline just delivered,
-//!   already built (no input work at all).
+//! Writes shards of random games into a temporary run directory and opens three trainers on it
+//! from the same initial checkpoint:
+//! * pipeline: `--precision` (default `auto`), batches drawn from the shards by the real
+//!   [`crate::sampler::Sampler`] on the prefetch thread, one training step each (what
+//!   [`crate::Trainer::run`] does per step);
+//! * raw float32 and raw bfloat16: the same training steps on the very batches the pipeline
+//!   just delivered, already built (no input work; features converted untimed).
 //!
-//! The two alternate in blocks of a few steps so that both see the same machine load. The
-//! ratio pipeline / raw samples/s is the goal figure (≥ 0.95). Peak memory (VmHWM) is
-//! reported with it.
+//! The three alternate in blocks of a few steps so that all see the same machine load. Every
+//! trainer sees the same batches in the same order, so their loss curves compare the two
+//! precisions on equal terms, and the pipeline / raw ratio (same precision) is the input
+//! pipeline's goal figure (≥ 0.95). Peak memory (VmHWM, the whole process) is reported with
+//! them.
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use koshogi_nn::{DeviceSpec, ModelConfig};
+use koshogi_nn::{DeviceSpec, ModelConfig, ResolvedRuntime, TrainingBatch};
 
-use crate::prefetch::{PrefetchOptions, Prefetched, Prefetcher};
+use crate::config::TrainPrecision;
+use crate::prefetch::{PrefetchOptions, Prefetched, Prefetcher, PreparedBatch};
 use crate::synthetic::{write_random_games, SyntheticOptions};
 use crate::trainer::{TrainError, Trainer, TrainerSetup};
 use crate::TrainConfig;
@@ -28,7 +32,7 @@ const BLOCK_STEPS: u64 = 4;
 /// Arguments of `koshogi bench train`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct TrainBenchArgs {
-    /// Training steps per mode (measured in alternating blocks of 4).
+    /// Training steps per trainer (measured in alternating blocks of 4).
     #[arg(long, default_value_t = 16)]
     pub steps: u64,
     /// Positions per batch.
@@ -40,9 +44,15 @@ pub struct TrainBenchArgs {
     /// Device: auto, cpu, cuda, cuda:N.
     #[arg(long, default_value = "auto")]
     pub device: DeviceSpec,
+    /// Precision of the pipeline measurement (`train.precision`): auto, float32, bfloat16.
+    #[arg(long, default_value = "auto")]
+    pub precision: TrainPrecision,
     /// libtorch intra-op threads (0 = libtorch's default).
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
+    /// Batches the prefetch thread prepares ahead (`train.prefetch_batches`).
+    #[arg(long, default_value_t = TrainConfig::default().prefetch_batches)]
+    pub prefetch_batches: usize,
     /// Random games written as replay shards for the measurement.
     #[arg(long, default_value_t = 24)]
     pub games: usize,
@@ -51,43 +61,119 @@ pub struct TrainBenchArgs {
     pub run_dir: Option<PathBuf>,
 }
 
+/// Speed and losses of one trainer over the measured steps.
+#[derive(Debug, Clone, Default)]
+pub struct PrecisionReport {
+    pub samples_per_second: f64,
+    /// Total loss of every step (warm-up included), before its update.
+    pub losses: Vec<f64>,
+    /// (total, policy, value, moves left, material) of the last step.
+    pub last: [f64; 5],
+}
+
+impl PrecisionReport {
+    /// Mean total loss over the steps `range` (clamped to the recorded ones).
+    fn mean(&self, from: usize, to: usize) -> f64 {
+        let slice = &self.losses[from.min(self.losses.len())..to.min(self.losses.len())];
+        slice.iter().sum::<f64>() / slice.len().max(1) as f64
+    }
+}
+
 /// The measured figures.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct TrainBenchReport {
     pub positions_in_shards: u64,
     pub batch_size: usize,
+    pub threads: i32,
+    pub native_bf16: bool,
+    /// How the pipeline trainer's steps ran (`--precision` resolved).
+    pub pipeline_runtime: ResolvedRuntime,
     pub pipeline_samples_per_second: f64,
-    pub raw_samples_per_second: f64,
+    pub float32: PrecisionReport,
+    pub bfloat16: PrecisionReport,
     /// Mean time the prefetch thread spent drawing and encoding one batch.
     pub prepare_seconds_per_batch: f64,
-    /// Mean time the training step waited for its batch in the pipeline measurement.
+    /// Mean and longest time a pipeline step waited for its batch.
     pub wait_seconds_per_batch: f64,
+    pub max_wait_seconds: f64,
     pub peak_resident_bytes: Option<u64>,
 }
 
 impl TrainBenchReport {
+    /// Raw samples/s of the trainer with the pipeline's precision.
+    fn raw_samples_per_second(&self) -> f64 {
+        if self.pipeline_runtime.kind == tch::Kind::BFloat16 {
+            self.bfloat16.samples_per_second
+        } else {
+            self.float32.samples_per_second
+        }
+    }
+
+    /// Pipeline / raw samples/s, same precision (goal ≥ 0.95).
     pub fn ratio(&self) -> f64 {
-        self.pipeline_samples_per_second / self.raw_samples_per_second
+        self.pipeline_samples_per_second / self.raw_samples_per_second()
+    }
+
+    /// bfloat16 / float32 raw samples/s.
+    pub fn speedup(&self) -> f64 {
+        self.bfloat16.samples_per_second / self.float32.samples_per_second
     }
 }
 
 impl std::fmt::Display for TrainBenchReport {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (a, b) = (&self.float32, &self.bfloat16);
+        let steps = a.losses.len();
+        let quarter = (steps / 4).max(1);
         writeln!(f, "positions in shards      {}", self.positions_in_shards)?;
         writeln!(f, "batch size               {}", self.batch_size)?;
         writeln!(
             f,
-            "pipeline (sampler+step)  {:.1} samples/s",
-            self.pipeline_samples_per_second
+            "threads                  {} (native bf16: {})",
+            self.threads,
+            if self.native_bf16 { "yes" } else { "no" }
+        )?;
+        writeln!(f, "                         float32      bfloat16")?;
+        writeln!(
+            f,
+            "raw step samples/s       {:<12.1} {:<12.1} bf16/f32 {:.2}x",
+            a.samples_per_second,
+            b.samples_per_second,
+            self.speedup()
         )?;
         writeln!(
             f,
-            "raw step (same batch)    {:.1} samples/s",
-            self.raw_samples_per_second
+            "loss first step          {:<12.4} {:<12.4}",
+            a.mean(0, 1),
+            b.mean(0, 1)
         )?;
         writeln!(
             f,
-            "ratio                    {:.3} (goal >= 0.95)",
+            "loss mean, all {steps:<4}      {:<12.4} {:<12.4}",
+            a.mean(0, steps),
+            b.mean(0, steps)
+        )?;
+        writeln!(
+            f,
+            "loss mean, last {quarter:<4}     {:<12.4} {:<12.4}",
+            a.mean(steps - quarter, steps),
+            b.mean(steps - quarter, steps)
+        )?;
+        for (i, name) in ["total", "policy", "value", "moves left", "material"]
+            .iter()
+            .enumerate()
+        {
+            writeln!(
+                f,
+                "last step {name:<14} {:<12.4} {:<12.4}",
+                a.last[i], b.last[i]
+            )?;
+        }
+        writeln!(
+            f,
+            "pipeline ({})  {:.1} samples/s, ratio to raw {:.3} (goal >= 0.95)",
+            self.pipeline_runtime,
+            self.pipeline_samples_per_second,
             self.ratio()
         )?;
         writeln!(
@@ -97,8 +183,9 @@ impl std::fmt::Display for TrainBenchReport {
         )?;
         writeln!(
             f,
-            "step waited for input    {:.4} s/batch",
-            self.wait_seconds_per_batch
+            "step waited for input    {:.1} ms/batch on average, {:.1} ms at most",
+            self.wait_seconds_per_batch * 1e3,
+            self.max_wait_seconds * 1e3
         )?;
         match self.peak_resident_bytes {
             Some(bytes) => write!(
@@ -132,6 +219,34 @@ pub fn run(args: &TrainBenchArgs) -> Result<TrainBenchReport, TrainBenchError> {
     Ok(report)
 }
 
+/// One of the raw trainers and what it measured.
+struct RawSide {
+    trainer: Trainer,
+    time: Duration,
+    samples: u64,
+    report: PrecisionReport,
+}
+
+impl RawSide {
+    /// One step on `batch` (converted for this trainer, untimed), timed and recorded.
+    fn step(&mut self, batch: &TrainingBatch) -> Result<(), TrainError> {
+        let batch = batch.converted_for(&self.trainer.input_runtime());
+        let started = Instant::now();
+        let stats = self.trainer.train_step(&batch)?;
+        self.time += started.elapsed();
+        self.samples += batch.len() as u64;
+        self.report.losses.push(stats.losses[0]);
+        self.report.last = stats.losses;
+        Ok(())
+    }
+
+    fn finish(mut self) -> PrecisionReport {
+        // The warm-up step is in the losses but not in the timing.
+        self.report.samples_per_second = self.samples as f64 / self.time.as_secs_f64().max(1e-9);
+        self.report
+    }
+}
+
 /// Runs the benchmark.
 pub fn measure(args: &TrainBenchArgs) -> Result<TrainBenchReport, TrainBenchError> {
     let model = match args.model.as_str() {
@@ -156,43 +271,57 @@ pub fn measure(args: &TrainBenchArgs) -> Result<TrainBenchReport, TrainBenchErro
         ..SyntheticOptions::default()
     };
     let written = write_random_games(&koshogi_replay::shards_dir(&run_dir), &synthetic)?;
-    let train = TrainConfig {
-        batch_size: args.batch_size,
-        device: args.device,
-        threads: args.threads,
-        samples_per_new_row: 0.0,
-        start_rows: 1,
-        prefetch_batches: 2,
-        ..TrainConfig::default()
+    // The first trainer writes the step-0 checkpoint, the others resume from it: all three
+    // start from the same weights.
+    let open = |precision: TrainPrecision| {
+        Trainer::open(TrainerSetup {
+            run_dir: run_dir.clone(),
+            model: model.clone(),
+            train: TrainConfig {
+                batch_size: args.batch_size,
+                device: args.device,
+                threads: args.threads,
+                precision,
+                samples_per_new_row: 0.0,
+                start_rows: 1,
+                prefetch_batches: args.prefetch_batches,
+                ..TrainConfig::default()
+            },
+            rules: serde_json::json!({}),
+            max_plies: Some(max_plies),
+            config_hash: "bench".into(),
+            resume: true,
+            follow: false,
+            tensorboard: false,
+        })
     };
-    let setup = TrainerSetup {
-        run_dir: run_dir.clone(),
-        model,
-        train,
-        rules: serde_json::json!({}),
-        max_plies: Some(max_plies),
-        config_hash: "bench".into(),
-        resume: true,
-        follow: false,
-        tensorboard: false,
+    let mut pipeline = open(args.precision)?;
+    let raw_side = |precision| -> Result<RawSide, TrainError> {
+        Ok(RawSide {
+            trainer: open(precision)?,
+            time: Duration::ZERO,
+            samples: 0,
+            report: PrecisionReport::default(),
+        })
     };
-    let mut trainer = Trainer::open(setup)?;
-    let mut sampler = trainer.sampler();
+    let mut float32 = raw_side(TrainPrecision::Float32)?;
+    let mut bfloat16 = raw_side(TrainPrecision::BFloat16)?;
+    let mut sampler = pipeline.sampler();
     sampler.refresh().map_err(TrainError::from)?;
     let prefetcher = Prefetcher::spawn(
         sampler,
         PrefetchOptions {
-            capacity: 2,
-            device: trainer.device(),
+            capacity: args.prefetch_batches,
+            input: pipeline.input_runtime(),
             follow: false,
             poll: Duration::from_secs(1),
         },
     )
     .map_err(TrainError::Thread)?;
-    let next = |wait: &mut Duration, prepare: &mut Duration| {
+    let next = |waits: &mut Vec<Duration>, prepare: &mut Duration| {
         let started = Instant::now();
         let item = prefetcher.recv();
-        *wait += started.elapsed();
+        waits.push(started.elapsed());
         match item {
             Some(Prefetched::Batch(batch)) => {
                 *prepare += batch.prepare_time;
@@ -202,46 +331,60 @@ pub fn measure(args: &TrainBenchArgs) -> Result<TrainBenchReport, TrainBenchErro
             None => Err(TrainBenchError::NoBatch("the prefetch thread ended".into())),
         }
     };
-    // Warm-up: the first steps allocate and tune.
-    let (mut ignored_wait, mut ignored_prepare) = (Duration::ZERO, Duration::ZERO);
-    let first = next(&mut ignored_wait, &mut ignored_prepare)?;
-    trainer.train_step(&first.batch)?;
+    // Warm-up: the first steps allocate and tune (losses recorded, time not).
+    let (mut ignored_waits, mut ignored_prepare) = (Vec::new(), Duration::ZERO);
+    let first = next(&mut ignored_waits, &mut ignored_prepare)?;
+    pipeline.train_step(&first.batch)?;
+    for side in [&mut float32, &mut bfloat16] {
+        side.step(&first.batch)?;
+        side.time = Duration::ZERO;
+        side.samples = 0;
+    }
     drop(first);
-    // Alternate short blocks so both modes see the same machine load; the raw block trains
-    // again on exactly the batches the pipeline block just delivered.
-    let (mut pipeline_time, mut raw_time) = (Duration::ZERO, Duration::ZERO);
-    let (mut wait, mut prepare) = (Duration::ZERO, Duration::ZERO);
-    let (mut pipeline_samples, mut raw_samples) = (0u64, 0u64);
+    // Alternate short blocks so all trainers see the same machine load; the raw blocks train
+    // on exactly the batches the pipeline block just delivered.
+    let mut pipeline_time = Duration::ZERO;
+    let (mut waits, mut prepare) = (Vec::new(), Duration::ZERO);
+    let mut pipeline_samples = 0u64;
     let mut remaining = args.steps;
     while remaining > 0 {
         let block = remaining.min(BLOCK_STEPS);
         remaining -= block;
-        let mut delivered = Vec::with_capacity(block as usize);
+        let mut delivered: Vec<PreparedBatch> = Vec::with_capacity(block as usize);
         let started = Instant::now();
         for _ in 0..block {
-            let prepared = next(&mut wait, &mut prepare)?;
-            trainer.train_step(&prepared.batch)?;
+            let prepared = next(&mut waits, &mut prepare)?;
+            pipeline.train_step(&prepared.batch)?;
             pipeline_samples += prepared.batch.len() as u64;
             delivered.push(prepared);
         }
         pipeline_time += started.elapsed();
-        let started = Instant::now();
-        for prepared in &delivered {
-            trainer.train_step(&prepared.batch)?;
-            raw_samples += prepared.batch.len() as u64;
+        for side in [&mut float32, &mut bfloat16] {
+            for prepared in &delivered {
+                side.step(&prepared.batch)?;
+            }
         }
-        raw_time += started.elapsed();
     }
     drop(prefetcher);
     let steps = args.steps.max(1) as f64;
     Ok(TrainBenchReport {
         positions_in_shards: written.positions,
         batch_size: args.batch_size,
+        threads: tch::get_num_threads(),
+        native_bf16: koshogi_nn::hardware::cpu_has_native_bf16(),
+        pipeline_runtime: pipeline.input_runtime(),
         pipeline_samples_per_second: pipeline_samples as f64
             / pipeline_time.as_secs_f64().max(1e-9),
-        raw_samples_per_second: raw_samples as f64 / raw_time.as_secs_f64().max(1e-9),
+        float32: float32.finish(),
+        bfloat16: bfloat16.finish(),
         prepare_seconds_per_batch: prepare.as_secs_f64() / steps,
-        wait_seconds_per_batch: wait.as_secs_f64() / steps,
+        wait_seconds_per_batch: waits.iter().sum::<Duration>().as_secs_f64() / steps,
+        max_wait_seconds: waits
+            .iter()
+            .max()
+            .copied()
+            .unwrap_or_default()
+            .as_secs_f64(),
         peak_resident_bytes: koshogi_nn::hardware::peak_resident_bytes(),
     })
 }

@@ -6,7 +6,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use koshogi_nn::{DeviceSpec, LossWeights};
+use koshogi_nn::hardware::cpu_has_native_bf16;
+use koshogi_nn::{DeviceSpec, LossWeights, ResolvedRuntime};
+use tch::{Device, Kind};
 
 use crate::checkpoint_manager::CheckpointConfig;
 use crate::lr_schedule::{LrSchedule, LrScheduleConfig};
@@ -27,6 +29,10 @@ pub struct TrainConfig {
     pub device: DeviceSpec,
     /// libtorch intra-op threads for training (0 = libtorch's default).
     pub threads: usize,
+    /// Arithmetic of the training step: `auto` (bfloat16 on a CPU with native bf16, AMX or
+    /// AVX512-BF16; float32 elsewhere and on CUDA), `float32` or `bfloat16`. Master weights,
+    /// optimiser state and checkpoints are float32 either way.
+    pub precision: TrainPrecision,
     /// Global gradient-norm clipping threshold (0 = no clipping).
     pub max_grad_norm: f64,
     /// At most this many training samples per position produced (KataGo's
@@ -80,6 +86,7 @@ impl Default for TrainConfig {
             seed: 1,
             device: DeviceSpec::Auto,
             threads: 0,
+            precision: TrainPrecision::Auto,
             max_grad_norm: 10.0,
             samples_per_new_row: 4.0,
             start_rows: 2_000,
@@ -96,6 +103,62 @@ impl Default for TrainConfig {
             schedule: LrScheduleConfig::default(),
             window: WindowConfig::default(),
             checkpoint: CheckpointConfig::default(),
+        }
+    }
+}
+
+/// `train.precision`: the arithmetic of forward and backward passes (see [`TrainConfig`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TrainPrecision {
+    #[default]
+    Auto,
+    #[serde(alias = "f32", alias = "fp32")]
+    Float32,
+    #[serde(alias = "bf16")]
+    BFloat16,
+}
+
+impl TrainPrecision {
+    /// Where a step with this setting runs on `device`: `None` = on the float32 master itself,
+    /// else the device, kind and layout of the working copy (bfloat16, channels-last on a CPU:
+    /// oneDNN's fast path). `auto` picks bfloat16 only on a CPU with native bf16 instructions:
+    /// emulated, bfloat16 is slower than float32; on CUDA float32 stays (a GPU's own autocast
+    /// would be the better tool there and is not wired in).
+    pub fn resolve(self, device: Device) -> Option<ResolvedRuntime> {
+        let bfloat16 = match self {
+            TrainPrecision::Float32 => false,
+            TrainPrecision::BFloat16 => true,
+            TrainPrecision::Auto => device == Device::Cpu && cpu_has_native_bf16(),
+        };
+        bfloat16.then_some(ResolvedRuntime {
+            device,
+            kind: Kind::BFloat16,
+            channels_last: device == Device::Cpu,
+        })
+    }
+}
+
+impl std::fmt::Display for TrainPrecision {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            TrainPrecision::Auto => "auto",
+            TrainPrecision::Float32 => "float32",
+            TrainPrecision::BFloat16 => "bfloat16",
+        })
+    }
+}
+
+impl std::str::FromStr for TrainPrecision {
+    type Err = TrainConfigError;
+    fn from_str(text: &str) -> Result<Self, TrainConfigError> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "auto" => Ok(TrainPrecision::Auto),
+            "float32" | "f32" | "fp32" => Ok(TrainPrecision::Float32),
+            "bfloat16" | "bf16" => Ok(TrainPrecision::BFloat16),
+            _ => Err(TrainConfigError::Invalid(format!(
+                "unknown precision {text:?} (auto | float32 | bfloat16)"
+            ))),
         }
     }
 }
@@ -241,6 +304,49 @@ mod tests {
         let err = toml::from_str::<TrainConfig>("batch_sise = 3").unwrap_err();
         assert!(err.to_string().contains("batch_sise"), "{err}");
         assert!(toml::from_str::<TrainConfig>("[optimizer]\nmomentun = 0.9").is_err());
+    }
+
+    #[test]
+    fn precision_reads_its_names_and_rejects_others() {
+        for (text, expected) in [
+            ("auto", TrainPrecision::Auto),
+            ("float32", TrainPrecision::Float32),
+            ("f32", TrainPrecision::Float32),
+            ("bfloat16", TrainPrecision::BFloat16),
+            ("bf16", TrainPrecision::BFloat16),
+        ] {
+            let config: TrainConfig = toml::from_str(&format!("precision = {text:?}")).unwrap();
+            assert_eq!(config.precision, expected);
+            assert_eq!(text.parse::<TrainPrecision>().unwrap(), expected);
+            assert_eq!(
+                expected.to_string().parse::<TrainPrecision>().unwrap(),
+                expected
+            );
+        }
+        for bad in ["float16", "half", "bfloat"] {
+            let err = toml::from_str::<TrainConfig>(&format!("precision = {bad:?}")).unwrap_err();
+            assert!(err.to_string().contains("bfloat16"), "{err}");
+            assert!(bad.parse::<TrainPrecision>().is_err());
+        }
+    }
+
+    #[test]
+    fn precision_resolves_to_a_bfloat16_copy_only_where_asked_or_native() {
+        assert_eq!(TrainPrecision::Float32.resolve(Device::Cpu), None);
+        let bf16 = TrainPrecision::BFloat16.resolve(Device::Cpu).unwrap();
+        assert_eq!(bf16.kind, Kind::BFloat16);
+        assert!(bf16.channels_last);
+        assert_eq!(
+            TrainPrecision::Auto.resolve(Device::Cpu).is_some(),
+            cpu_has_native_bf16()
+        );
+        assert_eq!(TrainPrecision::Auto.resolve(Device::Cuda(0)), None);
+        assert!(
+            !TrainPrecision::BFloat16
+                .resolve(Device::Cuda(0))
+                .unwrap()
+                .channels_last
+        );
     }
 
     #[test]

@@ -197,23 +197,6 @@ impl Optimizer {
         }
     }
 
-    /// The global L2 norm of the current gradients (tensors without a gradient count as zero).
-    pub fn grad_norm(&self) -> Result<f64, OptimizerError> {
-        tch::no_grad(|| {
-            let norms = self
-                .parameters
-                .iter()
-                .map(|p| p.tensor.grad())
-                .filter(|g| g.defined())
-                .map(|g| g.f_to_kind(Kind::Double)?.f_norm())
-                .collect::<Result<Vec<_>, _>>()?;
-            if norms.is_empty() {
-                return Ok(0.0);
-            }
-            Ok(Tensor::f_stack(&norms, 0)?.f_norm()?.f_double_value(&[])?)
-        })
-    }
-
     /// The sum of squares of the decayed weights, for logging the size of the network.
     pub fn decayed_weight_sq_sum(&self) -> Result<f64, OptimizerError> {
         tch::no_grad(|| {
@@ -233,7 +216,33 @@ impl Optimizer {
     /// Clips the gradient to `max_grad_norm` (≤ 0: no clipping) and applies one update with
     /// learning rate `lr`. A non-finite gradient is reported and skipped.
     pub fn step(&mut self, lr: f64, max_grad_norm: f64) -> Result<StepReport, OptimizerError> {
-        let grad_norm = self.grad_norm()?;
+        self.step_with_gradients(lr, max_grad_norm, |_, parameter| parameter.grad())
+    }
+
+    /// [`Optimizer::step`] with gradients computed elsewhere: `gradient(name, parameter)` is
+    /// the gradient of each parameter (an undefined tensor = none), in any kind and layout,
+    /// e.g. from a bfloat16 working copy of the network; it is converted to the parameter's
+    /// kind first, so the update and the buffers stay in the master's precision.
+    pub fn step_with_gradients(
+        &mut self,
+        lr: f64,
+        max_grad_norm: f64,
+        gradient: impl Fn(&str, &Tensor) -> Tensor,
+    ) -> Result<StepReport, OptimizerError> {
+        let gradients = tch::no_grad(|| {
+            self.parameters
+                .iter()
+                .map(|p| {
+                    let grad = gradient(&p.name, &p.tensor);
+                    if grad.defined() {
+                        grad.f_detach()?.f_to_kind(p.tensor.kind())
+                    } else {
+                        Ok(grad)
+                    }
+                })
+                .collect::<Result<Vec<_>, TchError>>()
+        })?;
+        let grad_norm = global_norm(&gradients)?;
         if !grad_norm.is_finite() {
             return Ok(StepReport {
                 grad_norm,
@@ -251,15 +260,15 @@ impl Optimizer {
         let config = self.config.clone();
         let updates = self.updates;
         tch::no_grad(|| -> Result<(), TchError> {
-            for p in &mut self.parameters {
-                let grad = p.tensor.grad();
+            for (p, grad) in self.parameters.iter_mut().zip(gradients) {
                 if !grad.defined() {
                     continue;
                 }
-                let mut grad = grad.f_detach()?;
-                if clipped {
-                    grad = grad.f_mul_scalar(grad_scale)?;
-                }
+                let grad = if clipped {
+                    grad.f_mul_scalar(grad_scale)?
+                } else {
+                    grad
+                };
                 match config.kind {
                     OptimizerKind::Sgd => sgd_update(p, grad, lr, &config)?,
                     OptimizerKind::Adamw => adamw_update(p, grad, lr, &config, updates)?,
@@ -355,6 +364,21 @@ impl Optimizer {
         self.updates = updates;
         Ok(())
     }
+}
+
+/// The L2 norm of all `gradients` together (undefined tensors count as zero), in float64.
+fn global_norm(gradients: &[Tensor]) -> Result<f64, OptimizerError> {
+    tch::no_grad(|| {
+        let norms = gradients
+            .iter()
+            .filter(|g| g.defined())
+            .map(|g| g.f_to_kind(Kind::Double)?.f_norm())
+            .collect::<Result<Vec<_>, _>>()?;
+        if norms.is_empty() {
+            return Ok(0.0);
+        }
+        Ok(Tensor::f_stack(&norms, 0)?.f_norm()?.f_double_value(&[])?)
+    })
 }
 
 /// PyTorch's SGD (dampening 0): `g += wd·w; b = μ·b + g; w -= lr·(nesterov ? g + μ·b : b)`.

@@ -17,8 +17,7 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
-use koshogi_nn::TrainingBatch;
-use tch::Device;
+use koshogi_nn::{ResolvedRuntime, TrainingBatch};
 
 use crate::replay_window::KnownShard;
 use crate::sampler::{Draw, Sampler, SamplerError, Starved};
@@ -56,8 +55,8 @@ pub enum Prefetched {
 pub struct PrefetchOptions {
     /// Batches prepared ahead.
     pub capacity: usize,
-    /// Where the batch tensors are built.
-    pub device: Device,
+    /// Device, kind and layout the batch tensors are built in (the training step's).
+    pub input: ResolvedRuntime,
     /// Wait for new shards when starved instead of ending.
     pub follow: bool,
     /// How often to look for new shards.
@@ -138,7 +137,7 @@ fn prefetch_loop(
                 if known.len() != sampler.window().known().len() {
                     known = Arc::new(sampler.window().known().to_vec());
                 }
-                let batch = sampled.builder.build(options.device);
+                let batch = sampled.builder.build_for(&options.input);
                 let prepared = PreparedBatch {
                     index: sampled.index,
                     batch,

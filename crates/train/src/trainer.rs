@@ -17,7 +17,7 @@ use crossbeam_channel::RecvTimeoutError;
 use indicatif::ProgressBar;
 use koshogi_metrics::EventWriter;
 use koshogi_nn::training_step::compute_losses;
-use koshogi_nn::{Model, ModelConfig, TrainingBatch};
+use koshogi_nn::{Model, ModelConfig, ResolvedRuntime, TrainingBatch, WorkingCopy};
 use tch::Device;
 
 use crate::checkpoint_manager::{CheckpointEntry, CheckpointError, CheckpointManager};
@@ -146,7 +146,10 @@ impl TrainSummary {
 pub struct Trainer {
     setup: TrainerSetup,
     device: Device,
+    /// The float32 master: what the optimiser updates and checkpoints store.
     model: Model,
+    /// The bfloat16 copy forward and backward passes run on (`train.precision`), if any.
+    working: Option<WorkingCopy>,
     optimizer: Optimizer,
     schedule: LrSchedule,
     checkpoints: CheckpointManager,
@@ -182,10 +185,12 @@ impl Trainer {
                 tch::manual_seed(setup.train.seed as i64);
                 let model = Model::new(&setup.model, device)?;
                 let optimizer = Optimizer::new(&model.vs, &setup.train.optimizer)?;
+                let working = working_copy(&setup.train, device, &model)?;
                 let mut trainer = Self {
                     setup,
                     device,
                     model,
+                    working,
                     optimizer,
                     schedule,
                     checkpoints,
@@ -200,6 +205,7 @@ impl Trainer {
                 tracing::info!(
                     parameters = trainer.model.parameter_count(),
                     device = ?device,
+                    step_runs_in = %trainer.input_runtime(),
                     "started a new run in {}",
                     trainer.setup.run_dir.display()
                 );
@@ -239,11 +245,13 @@ impl Trainer {
             );
             setup.train.seed = state.sampler.seed;
         }
+        let working = working_copy(&setup.train, device, &model)?;
         tracing::info!(step = state.step, "resuming from {}", entry.path.display());
         Ok(Self {
             setup,
             device,
             model,
+            working,
             optimizer,
             schedule,
             checkpoints,
@@ -266,6 +274,15 @@ impl Trainer {
 
     pub fn device(&self) -> Device {
         self.device
+    }
+
+    /// Device, kind and layout the training step runs in, which batches should be built for:
+    /// the working copy's, or float32 on the master.
+    pub fn input_runtime(&self) -> ResolvedRuntime {
+        match &self.working {
+            Some(working) => working.runtime(),
+            None => ResolvedRuntime::float32(self.device),
+        }
     }
 
     pub fn setup(&self) -> &TrainerSetup {
@@ -292,13 +309,29 @@ impl Trainer {
         Sampler::new(self.setup.shards_dir(), config, self.cursor())
     }
 
-    /// One optimiser step on `batch`.
+    /// One optimiser step on `batch` (best built for [`Trainer::input_runtime`]; other
+    /// batches are converted).
     pub fn train_step(&mut self, batch: &TrainingBatch) -> Result<StepStats, TrainError> {
-        let losses = compute_losses(&self.model.network, batch, &self.setup.train.loss)?;
-        self.optimizer.zero_grad();
-        losses.total.f_backward()?;
         let lr = self.schedule.lr_at(self.step);
-        let report = self.optimizer.step(lr, self.setup.train.max_grad_norm)?;
+        let max_grad_norm = self.setup.train.max_grad_norm;
+        let (losses, report) = match &mut self.working {
+            None => {
+                let losses = compute_losses(&self.model.network, batch, &self.setup.train.loss)?;
+                self.optimizer.zero_grad();
+                losses.total.f_backward()?;
+                (losses, self.optimizer.step(lr, max_grad_norm)?)
+            }
+            Some(working) => {
+                working.sync_from(&self.model)?;
+                working.zero_grad();
+                let losses = compute_losses(working.network(), batch, &self.setup.train.loss)?;
+                losses.total.f_backward()?;
+                let report = self
+                    .optimizer
+                    .step_with_gradients(lr, max_grad_norm, |name, _| working.gradient(name))?;
+                (losses, report)
+            }
+        };
         self.step += 1;
         self.samples += batch.len() as u64;
         self.last_lr = lr;
@@ -375,7 +408,7 @@ impl Trainer {
             sampler,
             PrefetchOptions {
                 capacity: self.setup.train.prefetch_batches,
-                device: self.device,
+                input: self.input_runtime(),
                 follow: self.setup.follow,
                 poll: Duration::from_secs_f64(self.setup.train.poll_seconds),
             },
@@ -481,6 +514,18 @@ impl Trainer {
             last_step,
         })
     }
+}
+
+/// The bfloat16 working copy `train.precision` asks for on `device`, if any.
+fn working_copy(
+    train: &TrainConfig,
+    device: Device,
+    master: &Model,
+) -> Result<Option<WorkingCopy>, TrainError> {
+    Ok(match train.precision.resolve(device) {
+        Some(runtime) => Some(WorkingCopy::new(master, runtime)?),
+        None => None,
+    })
 }
 
 /// Sums over the steps since the last TensorBoard write.

@@ -1,15 +1,17 @@
 //! End-to-end training on tiny synthetic shards with a tiny network: exact resume, the
-//! checkpoint layout, and stopping on request.
+//! checkpoint layout, stopping on request, and bfloat16 steps with float32 master weights.
 
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
 use koshogi_nn::{DeviceSpec, ModelConfig};
 use koshogi_train::checkpoint_manager::list_checkpoints;
+use koshogi_train::config::TrainPrecision;
+use koshogi_train::sampler::Draw;
 use koshogi_train::synthetic::{write_random_games, SyntheticOptions};
 use koshogi_train::trainer_state::{MODEL_CARD_FILE, OPTIMIZER_FILE, TRAINER_STATE_FILE};
 use koshogi_train::{OptimizerKind, StopReason, TrainConfig, Trainer, TrainerSetup};
-use tch::Tensor;
+use tch::{Kind, Tensor};
 
 fn write_shards(run_dir: &Path) {
     let options = SyntheticOptions {
@@ -76,11 +78,23 @@ fn copy_dir(from: &Path, to: &Path) {
 }
 
 /// Train 3 steps, checkpoint, train 2 more; separately resume from the step-3 checkpoint and
-/// train the same 2 steps: the weights must be bit-identical (CPU, one thread).
+/// train the same 2 steps: the weights must be bit-identical (CPU, one thread), whether the
+/// steps run on the float32 master or on a bfloat16 working copy.
 #[test]
 fn resume_continues_bit_identically() {
     tch::set_num_threads(1);
-    for kind in [OptimizerKind::Sgd, OptimizerKind::Adamw] {
+    let cases = [
+        (OptimizerKind::Sgd, TrainPrecision::Float32),
+        (OptimizerKind::Adamw, TrainPrecision::Float32),
+        (OptimizerKind::Sgd, TrainPrecision::BFloat16),
+        (OptimizerKind::Adamw, TrainPrecision::BFloat16),
+    ];
+    for (kind, precision) in cases {
+        let setup = |run_dir: &Path, steps, kind| {
+            let mut setup = setup(run_dir, steps, kind);
+            setup.train.precision = precision;
+            setup
+        };
         let root = tempfile::tempdir().unwrap();
         let straight = root.path().join("straight");
         write_shards(&straight);
@@ -109,7 +123,10 @@ fn resume_continues_bit_identically() {
         assert_eq!(resumed.step(), 5);
         for ((name, a), (name_b, b)) in uninterrupted.iter().zip(weights(&resumed)) {
             assert_eq!(name, &name_b);
-            assert!(a.equal(&b), "{kind:?}: {name} differs after resume");
+            assert!(
+                a.equal(&b),
+                "{kind:?} {precision}: {name} differs after resume"
+            );
         }
         // Training did move the weights away from the initial checkpoint.
         let step0 = list_checkpoints(&straight.join("checkpoints")).unwrap()[0].clone();
@@ -222,4 +239,64 @@ fn with_follow_training_waits_for_self_play_data() {
     assert_eq!(summary.reason, StopReason::ReachedSteps);
     assert_eq!(summary.end_step, 2);
     assert!(summary.elapsed >= std::time::Duration::from_millis(300));
+}
+
+/// Repeated steps on one fixed batch: the bfloat16 working copy lowers the loss as float32
+/// does (from the same initial weights), and what the optimiser updates and checkpoints store
+/// stays float32. bfloat16 arithmetic runs on any CPU (emulated where not native, only slower).
+#[test]
+fn bfloat16_steps_lower_the_loss_like_float32_and_keep_float32_master_weights() {
+    tch::set_num_threads(1);
+    let root = tempfile::tempdir().unwrap();
+    let run = root.path().join("run");
+    write_shards(&run);
+    let open = |precision| {
+        let mut config = setup(&run, 0, OptimizerKind::Sgd);
+        config.train.precision = precision;
+        config.train.batch_size = 16;
+        Trainer::open(config).unwrap()
+    };
+    // The first trainer writes the step-0 checkpoint, the second resumes from it.
+    let mut float32 = open(TrainPrecision::Float32);
+    let mut bfloat16 = open(TrainPrecision::BFloat16);
+    assert_eq!(float32.input_runtime().kind, Kind::Float);
+    assert_eq!(bfloat16.input_runtime().kind, Kind::BFloat16);
+    let mut sampler = float32.sampler();
+    sampler.refresh().unwrap();
+    let Draw::Ready(sampled) = sampler.next_batch().unwrap() else {
+        panic!("no batch drawn");
+    };
+    let mut curves = Vec::new();
+    for trainer in [&mut float32, &mut bfloat16] {
+        let batch = sampled.builder.build_for(&trainer.input_runtime());
+        let losses: Vec<f64> = (0..25)
+            .map(|_| trainer.train_step(&batch).unwrap().losses[0])
+            .collect();
+        curves.push(losses);
+    }
+    let (first32, last32) = (curves[0][0], curves[0][24]);
+    let (first16, last16) = (curves[1][0], curves[1][24]);
+    assert!(
+        (first16 - first32).abs() < 0.02 * first32,
+        "same weights, same batch: {first32} vs {first16}"
+    );
+    assert!(last32 < 0.8 * first32, "float32 {first32} -> {last32}");
+    assert!(last16 < 0.8 * first16, "bfloat16 {first16} -> {last16}");
+    assert!(
+        (last16 - last32).abs() < 0.1 * (first32 - last32),
+        "bfloat16 learned differently: {curves:?}"
+    );
+    for (name, tensor) in bfloat16.model().vs.variables() {
+        assert_eq!(tensor.kind(), Kind::Float, "master {name}");
+    }
+    let entry = bfloat16.save_checkpoint().unwrap();
+    for file in ["model.safetensors", OPTIMIZER_FILE] {
+        for (name, tensor) in Tensor::read_safetensors(entry.path.join(file)).unwrap() {
+            assert!(
+                matches!(tensor.kind(), Kind::Float | Kind::Int64),
+                "{file}: {name} is {:?}",
+                tensor.kind()
+            );
+        }
+    }
 }
