@@ -47,7 +47,8 @@ pub struct TrainBenchArgs {
     /// Precision of the pipeline measurement (`train.precision`): auto, float32, bfloat16.
     #[arg(long, default_value = "auto")]
     pub precision: TrainPrecision,
-    /// libtorch intra-op threads (0 = libtorch's default).
+    /// libtorch intra-op threads of every trainer (0 = `train.threads`' automatic choice: 1
+    /// for bfloat16 on the CPU, libtorch's default otherwise).
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
     /// Batches the prefetch thread prepares ahead (`train.prefetch_batches`).
@@ -64,6 +65,8 @@ pub struct TrainBenchArgs {
 /// Speed and losses of one trainer over the measured steps.
 #[derive(Debug, Clone, Default)]
 pub struct PrecisionReport {
+    /// libtorch intra-op threads of its steps.
+    pub threads: i32,
     pub samples_per_second: f64,
     /// Total loss of every step (warm-up included), before its update.
     pub losses: Vec<f64>,
@@ -84,15 +87,17 @@ impl PrecisionReport {
 pub struct TrainBenchReport {
     pub positions_in_shards: u64,
     pub batch_size: usize,
-    pub threads: i32,
     pub native_bf16: bool,
-    /// How the pipeline trainer's steps ran (`--precision` resolved).
+    /// How the pipeline trainer's steps ran (`--precision` resolved) and on how many threads.
     pub pipeline_runtime: ResolvedRuntime,
+    pub pipeline_threads: i32,
     pub pipeline_samples_per_second: f64,
     pub float32: PrecisionReport,
     pub bfloat16: PrecisionReport,
-    /// Mean time the prefetch thread spent drawing and encoding one batch.
+    /// Mean time the prefetch thread spent drawing and encoding one batch, and the CPU time
+    /// it used for it.
     pub prepare_seconds_per_batch: f64,
+    pub prepare_cpu_seconds_per_batch: f64,
     /// Mean and longest time a pipeline step waited for its batch.
     pub wait_seconds_per_batch: f64,
     pub max_wait_seconds: f64,
@@ -129,11 +134,15 @@ impl std::fmt::Display for TrainBenchReport {
         writeln!(f, "batch size               {}", self.batch_size)?;
         writeln!(
             f,
-            "threads                  {} (native bf16: {})",
-            self.threads,
+            "native bf16              {}",
             if self.native_bf16 { "yes" } else { "no" }
         )?;
         writeln!(f, "                         float32      bfloat16")?;
+        writeln!(
+            f,
+            "threads                  {:<12} {:<12}",
+            a.threads, b.threads
+        )?;
         writeln!(
             f,
             "raw step samples/s       {:<12.1} {:<12.1} bf16/f32 {:.2}x",
@@ -171,15 +180,16 @@ impl std::fmt::Display for TrainBenchReport {
         }
         writeln!(
             f,
-            "pipeline ({})  {:.1} samples/s, ratio to raw {:.3} (goal >= 0.95)",
+            "pipeline ({}, {} threads)  {:.1} samples/s, ratio to raw {:.3} (goal >= 0.95)",
             self.pipeline_runtime,
+            self.pipeline_threads,
             self.pipeline_samples_per_second,
             self.ratio()
         )?;
         writeln!(
             f,
-            "batch preparation        {:.3} s/batch on the prefetch thread",
-            self.prepare_seconds_per_batch
+            "batch preparation        {:.3} s/batch on the prefetch thread ({:.3} s CPU)",
+            self.prepare_seconds_per_batch, self.prepare_cpu_seconds_per_batch
         )?;
         writeln!(
             f,
@@ -241,6 +251,7 @@ impl RawSide {
     }
 
     fn finish(mut self) -> PrecisionReport {
+        self.report.threads = self.trainer.threads();
         // The warm-up step is in the losses but not in the timing.
         self.report.samples_per_second = self.samples as f64 / self.time.as_secs_f64().max(1e-9);
         self.report
@@ -318,13 +329,14 @@ pub fn measure(args: &TrainBenchArgs) -> Result<TrainBenchReport, TrainBenchErro
         },
     )
     .map_err(TrainError::Thread)?;
-    let next = |waits: &mut Vec<Duration>, prepare: &mut Duration| {
+    let next = |waits: &mut Vec<Duration>, prepare: &mut [Duration; 2]| {
         let started = Instant::now();
         let item = prefetcher.recv();
         waits.push(started.elapsed());
         match item {
             Some(Prefetched::Batch(batch)) => {
-                *prepare += batch.prepare_time;
+                prepare[0] += batch.prepare_time;
+                prepare[1] += batch.prepare_cpu_time;
                 Ok(batch)
             }
             Some(other) => Err(TrainBenchError::NoBatch(format!("{other:?}"))),
@@ -332,19 +344,22 @@ pub fn measure(args: &TrainBenchArgs) -> Result<TrainBenchReport, TrainBenchErro
         }
     };
     // Warm-up: the first steps allocate and tune (losses recorded, time not).
-    let (mut ignored_waits, mut ignored_prepare) = (Vec::new(), Duration::ZERO);
+    let (mut ignored_waits, mut ignored_prepare) = (Vec::new(), [Duration::ZERO; 2]);
     let first = next(&mut ignored_waits, &mut ignored_prepare)?;
     pipeline.train_step(&first.batch)?;
+    prefetcher.set_paused(true);
     for side in [&mut float32, &mut bfloat16] {
         side.step(&first.batch)?;
         side.time = Duration::ZERO;
         side.samples = 0;
     }
+    prefetcher.set_paused(false);
     drop(first);
     // Alternate short blocks so all trainers see the same machine load; the raw blocks train
-    // on exactly the batches the pipeline block just delivered.
+    // on exactly the batches the pipeline block just delivered, while the prefetch thread is
+    // paused (else it would fill its queue in their time and hide any starvation).
     let mut pipeline_time = Duration::ZERO;
-    let (mut waits, mut prepare) = (Vec::new(), Duration::ZERO);
+    let (mut waits, mut prepare) = (Vec::new(), [Duration::ZERO; 2]);
     let mut pipeline_samples = 0u64;
     let mut remaining = args.steps;
     while remaining > 0 {
@@ -359,25 +374,28 @@ pub fn measure(args: &TrainBenchArgs) -> Result<TrainBenchReport, TrainBenchErro
             delivered.push(prepared);
         }
         pipeline_time += started.elapsed();
+        prefetcher.set_paused(true);
         for side in [&mut float32, &mut bfloat16] {
             for prepared in &delivered {
                 side.step(&prepared.batch)?;
             }
         }
+        prefetcher.set_paused(false);
     }
     drop(prefetcher);
     let steps = args.steps.max(1) as f64;
     Ok(TrainBenchReport {
         positions_in_shards: written.positions,
         batch_size: args.batch_size,
-        threads: tch::get_num_threads(),
         native_bf16: koshogi_nn::hardware::cpu_has_native_bf16(),
         pipeline_runtime: pipeline.input_runtime(),
+        pipeline_threads: pipeline.threads(),
         pipeline_samples_per_second: pipeline_samples as f64
             / pipeline_time.as_secs_f64().max(1e-9),
         float32: float32.finish(),
         bfloat16: bfloat16.finish(),
-        prepare_seconds_per_batch: prepare.as_secs_f64() / steps,
+        prepare_seconds_per_batch: prepare[0].as_secs_f64() / steps,
+        prepare_cpu_seconds_per_batch: prepare[1].as_secs_f64() / steps,
         wait_seconds_per_batch: waits.iter().sum::<Duration>().as_secs_f64() / steps,
         max_wait_seconds: waits
             .iter()

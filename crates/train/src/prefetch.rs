@@ -7,6 +7,12 @@
 //! is the same whenever it is drawn (see [`crate::sampler`]), so batches prepared but never
 //! trained on when the run stops are simply discarded: the saved cursor counts trained batches.
 //!
+//! The thread runs at the training thread's priority. It used to run at the lowest (nice 19)
+//! so as never to preempt libtorch's threads, but next to self-play (`koshogi run`) or any other
+//! busy process it then got almost no CPU: a batch of 256 needs ~0.25 s of CPU, and measured
+//! on 2 cores under load, a bfloat16 step waited 78–96 ms for each batch at nice 19, 10–17 ms
+//! at nice 10 and 4–8 ms at nice 0.
+//!
 //! When the sampler is starved (too little data, or the reuse cap reached) the thread either
 //! reports it once and ends (`follow = false`, a one-off `koshogi train`) or polls the shard
 //! directory until new data arrives (`follow = true`, training next to self-play).
@@ -36,6 +42,8 @@ pub struct PreparedBatch {
     pub known_shards: Arc<Vec<KnownShard>>,
     /// Time spent drawing, encoding and building this batch.
     pub prepare_time: Duration,
+    /// CPU time the thread spent on it (zero where the platform cannot tell).
+    pub prepare_cpu_time: Duration,
 }
 
 /// What the prefetch thread hands over.
@@ -67,6 +75,7 @@ pub struct PrefetchOptions {
 pub struct Prefetcher {
     receiver: Option<Receiver<Prefetched>>,
     stop: Arc<AtomicBool>,
+    paused: Arc<AtomicBool>,
     handle: Option<JoinHandle<()>>,
 }
 
@@ -75,18 +84,29 @@ impl Prefetcher {
     pub fn spawn(sampler: Sampler, options: PrefetchOptions) -> std::io::Result<Self> {
         let (sender, receiver) = crossbeam_channel::bounded(options.capacity.max(1));
         let stop = Arc::new(AtomicBool::new(false));
-        let thread_stop = Arc::clone(&stop);
+        let paused = Arc::new(AtomicBool::new(false));
+        let flags = (Arc::clone(&stop), Arc::clone(&paused));
         let handle = std::thread::Builder::new()
             .name("train-prefetch".into())
-            .spawn(move || {
-                lower_thread_priority();
-                prefetch_loop(sampler, options, sender, &thread_stop)
-            })?;
+            .spawn(move || prefetch_loop(sampler, options, sender, &flags.0, &flags.1))?;
         Ok(Self {
             receiver: Some(receiver),
             stop,
+            paused,
             handle: Some(handle),
         })
+    }
+
+    /// Stops (`true`) or restarts preparing batches; a batch being prepared is finished. For
+    /// measurements: `koshogi bench train` pauses the thread while it times other trainers, so
+    /// that the pipeline does not get that time to fill its queue.
+    pub fn set_paused(&self, paused: bool) {
+        self.paused.store(paused, Ordering::SeqCst);
+        if !paused {
+            if let Some(handle) = &self.handle {
+                handle.thread().unpark();
+            }
+        }
     }
 
     /// The next item; `None` once the thread has ended and everything was received.
@@ -107,6 +127,7 @@ impl Prefetcher {
 impl Drop for Prefetcher {
     fn drop(&mut self) {
         self.stop.store(true, Ordering::SeqCst);
+        self.set_paused(false);
         // Dropping the receiver makes a blocked send fail, so the thread wakes up and ends.
         drop(self.receiver.take());
         if let Some(handle) = self.handle.take() {
@@ -120,10 +141,15 @@ fn prefetch_loop(
     options: PrefetchOptions,
     sender: Sender<Prefetched>,
     stop: &AtomicBool,
+    paused: &AtomicBool,
 ) {
     let mut known = Arc::new(sampler.window().known().to_vec());
     let mut last_refresh = Instant::now();
     while !stop.load(Ordering::SeqCst) {
+        if paused.load(Ordering::SeqCst) {
+            std::thread::park_timeout(Duration::from_millis(50));
+            continue;
+        }
         if options.follow && last_refresh.elapsed() >= options.poll {
             if let Err(error) = sampler.refresh() {
                 let _ = sender.send(Prefetched::Failed(error));
@@ -132,6 +158,7 @@ fn prefetch_loop(
             last_refresh = Instant::now();
         }
         let started = Instant::now();
+        let cpu_started = thread_cpu_time();
         match sampler.next_batch() {
             Ok(Draw::Ready(sampled)) => {
                 if known.len() != sampler.window().known().len() {
@@ -147,6 +174,10 @@ fn prefetch_loop(
                     window_rows: sampled.window_rows,
                     known_shards: Arc::clone(&known),
                     prepare_time: started.elapsed(),
+                    prepare_cpu_time: thread_cpu_time()
+                        .zip(cpu_started)
+                        .map(|(now, then)| now.saturating_sub(then))
+                        .unwrap_or_default(),
                 };
                 if sender.send(Prefetched::Batch(prepared)).is_err() {
                     return;
@@ -175,31 +206,23 @@ fn prefetch_loop(
     }
 }
 
-/// Niceness of the prefetch thread: the lowest priority, so that libtorch's threads keep their
-/// cores. Preparing a batch takes a small fraction of a step's CPU time, but on a machine with
-/// as many busy libtorch threads as cores, a prefetch thread competing at equal priority
-/// preempts them in the middle of parallel regions and every other thread waits at the next
-/// barrier; measured on 2 cores, that turned a 6 % CPU share into a 15 % slowdown.
-#[cfg(target_os = "linux")]
-const PREFETCH_NICENESS: libc::c_int = 19;
-
-/// Lowers the calling thread's scheduling priority (Linux: niceness is per thread). Failure
-/// only costs speed, so it is logged and ignored.
-fn lower_thread_priority() {
+/// CPU time the calling thread has used so far (Linux: per-thread clock), `None` where the
+/// platform does not say. The prefetch thread's CPU time per batch, unlike its wall time, does
+/// not grow when other threads take its core: it is the core share the pipeline needs.
+fn thread_cpu_time() -> Option<Duration> {
     #[cfg(target_os = "linux")]
     {
-        // SAFETY: gettid and setpriority take no pointers and only affect the calling thread.
-        let result = unsafe {
-            let tid = libc::syscall(libc::SYS_gettid) as libc::id_t;
-            libc::setpriority(libc::PRIO_PROCESS, tid, PREFETCH_NICENESS)
+        let mut now = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
         };
-        if result != 0 {
-            tracing::debug!(
-                "could not lower the prefetch thread's priority: {}",
-                std::io::Error::last_os_error()
-            );
+        // SAFETY: clock_gettime writes one timespec through a valid pointer to a local.
+        let result = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut now) };
+        if result == 0 {
+            return Some(Duration::new(now.tv_sec as u64, now.tv_nsec as u32));
         }
     }
+    None
 }
 
 fn sleep_unless_stopped(duration: Duration, stop: &AtomicBool) {

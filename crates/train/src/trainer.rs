@@ -150,6 +150,9 @@ pub struct Trainer {
     model: Model,
     /// The bfloat16 copy forward and backward passes run on (`train.precision`), if any.
     working: Option<WorkingCopy>,
+    /// libtorch intra-op threads of a step (set again before each step: another trainer or
+    /// network in the process may have changed the count).
+    threads: i32,
     optimizer: Optimizer,
     schedule: LrSchedule,
     checkpoints: CheckpointManager,
@@ -168,10 +171,9 @@ impl Trainer {
     pub fn open(setup: TrainerSetup) -> Result<Self, TrainError> {
         setup.train.validate()?;
         setup.model.validate()?;
-        if setup.train.threads > 0 {
-            tch::set_num_threads(setup.train.threads as i32);
-        }
         let device = setup.train.device.resolve()?;
+        let threads = setup.train.intra_op_threads(device);
+        tch::set_num_threads(threads);
         let schedule = setup.train.lr_schedule().map_err(TrainConfigError::from)?;
         let checkpoints =
             CheckpointManager::open(setup.checkpoints_dir(), &setup.train.checkpoint)?;
@@ -180,7 +182,7 @@ impl Trainer {
             return Err(TrainError::ExistingRun(setup.run_dir.clone()));
         }
         let mut trainer = match latest {
-            Some(entry) => Self::resume_from(setup, device, schedule, checkpoints, entry)?,
+            Some(entry) => Self::resume_from(setup, device, threads, schedule, checkpoints, entry)?,
             None => {
                 tch::manual_seed(setup.train.seed as i64);
                 let model = Model::new(&setup.model, device)?;
@@ -191,6 +193,7 @@ impl Trainer {
                     device,
                     model,
                     working,
+                    threads,
                     optimizer,
                     schedule,
                     checkpoints,
@@ -206,6 +209,7 @@ impl Trainer {
                     parameters = trainer.model.parameter_count(),
                     device = ?device,
                     step_runs_in = %trainer.input_runtime(),
+                    threads = trainer.threads,
                     "started a new run in {}",
                     trainer.setup.run_dir.display()
                 );
@@ -219,6 +223,7 @@ impl Trainer {
     fn resume_from(
         mut setup: TrainerSetup,
         device: Device,
+        threads: i32,
         schedule: LrSchedule,
         checkpoints: CheckpointManager,
         entry: CheckpointEntry,
@@ -252,6 +257,7 @@ impl Trainer {
             device,
             model,
             working,
+            threads,
             optimizer,
             schedule,
             checkpoints,
@@ -274,6 +280,11 @@ impl Trainer {
 
     pub fn device(&self) -> Device {
         self.device
+    }
+
+    /// libtorch intra-op threads of a training step.
+    pub fn threads(&self) -> i32 {
+        self.threads
     }
 
     /// Device, kind and layout the training step runs in, which batches should be built for:
@@ -312,6 +323,9 @@ impl Trainer {
     /// One optimiser step on `batch` (best built for [`Trainer::input_runtime`]; other
     /// batches are converted).
     pub fn train_step(&mut self, batch: &TrainingBatch) -> Result<StepStats, TrainError> {
+        if tch::get_num_threads() != self.threads {
+            tch::set_num_threads(self.threads);
+        }
         let lr = self.schedule.lr_at(self.step);
         let max_grad_norm = self.setup.train.max_grad_norm;
         let (losses, report) = match &mut self.working {
@@ -421,6 +435,10 @@ impl Trainer {
         };
         let mut interval = Interval::new();
         let mut waiting: Option<Starved> = None;
+        // When this step started waiting for its batch while data was there to draw it from
+        // (restarted on every "waiting for self-play" message, so that only input-pipeline
+        // starvation counts as batch wait).
+        let mut batch_wait_since = Instant::now();
         let reason = loop {
             if stop.load(Ordering::SeqCst) {
                 break StopReason::Requested;
@@ -449,6 +467,7 @@ impl Trainer {
                     if waiting.take().is_some() {
                         tracing::info!("new replay data: training resumes");
                     }
+                    interval.record_batch_wait(batch_wait_since.elapsed());
                     let step_started = Instant::now();
                     let stats = self.train_step(&prepared.batch)?;
                     interval.compute += step_started.elapsed();
@@ -468,12 +487,14 @@ impl Trainer {
                         ));
                     }
                     if self.step.checked_rem(self.setup.train.log_every_steps) == Some(0) {
+                        let batch_wait_ms = interval.mean_batch_wait_ms();
                         let rate = interval.write(self.step, &self.optimizer, events.as_mut())?;
                         if progress.is_none() {
                             tracing::info!(
                                 step = self.step,
                                 loss = stats.losses[0],
                                 samples_per_second = rate,
+                                batch_wait_ms,
                                 "training"
                             );
                         }
@@ -481,8 +502,10 @@ impl Trainer {
                     if self.checkpoints.is_due(self.step) {
                         self.save_checkpoint()?;
                     }
+                    batch_wait_since = Instant::now();
                 }
                 Prefetched::Waiting(starved) => {
+                    batch_wait_since = Instant::now();
                     if waiting != Some(starved) {
                         if waiting.is_none() {
                             tracing::info!("waiting for self-play data: {starved}");
@@ -542,8 +565,12 @@ struct Interval {
     mirrored: u64,
     rejected: u64,
     prepare: Duration,
+    prepare_cpu: Duration,
     compute: Duration,
     input_wait: Duration,
+    /// Time the steps waited for a batch the prefetch thread had not finished yet.
+    batch_wait: Duration,
+    batch_wait_max: Duration,
     total_rows: u64,
     window_rows: u64,
     lr: f64,
@@ -564,8 +591,11 @@ impl Interval {
             mirrored: 0,
             rejected: 0,
             prepare: Duration::ZERO,
+            prepare_cpu: Duration::ZERO,
             compute: Duration::ZERO,
             input_wait: Duration::ZERO,
+            batch_wait: Duration::ZERO,
+            batch_wait_max: Duration::ZERO,
             total_rows: 0,
             window_rows: 0,
             lr: 0.0,
@@ -586,9 +616,19 @@ impl Interval {
         self.mirrored += prepared.mirrored as u64;
         self.rejected += prepared.rejected as u64;
         self.prepare += prepared.prepare_time;
+        self.prepare_cpu += prepared.prepare_cpu_time;
         self.total_rows = prepared.total_rows;
         self.window_rows = prepared.window_rows;
         self.lr = stats.lr;
+    }
+
+    fn record_batch_wait(&mut self, wait: Duration) {
+        self.batch_wait += wait;
+        self.batch_wait_max = self.batch_wait_max.max(wait);
+    }
+
+    fn mean_batch_wait_ms(&self) -> f64 {
+        self.batch_wait.as_secs_f64() * 1e3 / self.steps.max(1) as f64
     }
 
     /// Writes the averages at `step`, resets, and returns the samples/s of the interval.
@@ -625,7 +665,16 @@ impl Interval {
                     "train/prepare_seconds_per_batch",
                     self.prepare.as_secs_f64() / n,
                 ),
+                (
+                    "train/prepare_cpu_seconds_per_batch",
+                    self.prepare_cpu.as_secs_f64() / n,
+                ),
                 ("train/step_seconds", self.compute.as_secs_f64() / n),
+                ("train/batch_wait_ms", self.mean_batch_wait_ms()),
+                (
+                    "train/batch_wait_max_ms",
+                    self.batch_wait_max.as_secs_f64() * 1e3,
+                ),
                 ("train/weight_norm", weight_norm),
                 ("replay/total_positions", self.total_rows as f64),
                 ("replay/window_positions", self.window_rows as f64),

@@ -175,7 +175,15 @@ fn checkpoints_hold_every_file_and_a_fresh_run_refuses_an_existing_directory() {
     // The policy is a distribution over a few hundred legal moves: 0 < entropy < ln(1000).
     assert!(stats.policy_entropy > 0.0 && stats.policy_entropy < 1000f64.ln());
     assert!((0.0..=1.0).contains(&stats.value_accuracy));
-    assert!(std::fs::read_dir(run.join("tb")).unwrap().count() >= 1);
+    let scalars = koshogi_metrics::read_scalars(&run.join("tb")).unwrap();
+    for tag in [
+        "loss/total",
+        "train/batch_wait_ms",
+        "train/prepare_cpu_seconds_per_batch",
+    ] {
+        let points = scalars.get(tag).unwrap_or_else(|| panic!("{tag} missing"));
+        assert!(points.iter().all(|p| p.value >= 0.0 && p.value.is_finite()));
+    }
 
     let fresh = TrainerSetup {
         resume: false,
