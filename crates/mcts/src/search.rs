@@ -485,11 +485,16 @@ impl<G: SearchGame> Search<G> {
         self.update_finished();
     }
 
-    /// The root priors with every pass's mass removed and the rest renormalised
+    /// `priors` (one per root edge) with every pass's mass removed and the rest renormalised
     /// (`GumbelConfig::root_passes = false`); `None` when there is no pass, or nothing but
     /// passes, to remove.
-    fn priors_without_passes(&self, moves: &[G::Move], priors: &[f32]) -> Option<Vec<f32>> {
-        let passes: Vec<bool> = moves.iter().map(|mv| self.game.is_pass(mv)).collect();
+    fn priors_without_passes(&self, priors: &[f32]) -> Option<Vec<f32>> {
+        let passes: Vec<bool> = self
+            .tree
+            .edges_of(ROOT)
+            .iter()
+            .map(|edge| self.game.is_pass(&edge.mv))
+            .collect();
         if !passes.contains(&true) || !passes.contains(&false) {
             return None;
         }
@@ -521,8 +526,7 @@ impl<G: SearchGame> Search<G> {
         if self.config.algorithm == Algorithm::Gumbel && !self.config.gumbel.root_passes {
             // Here rather than at expansion: a reused subtree's root was expanded as an
             // interior node, with its passes' priors.
-            let moves: Vec<G::Move> = self.tree.edges_of(ROOT).iter().map(|e| e.mv).collect();
-            if let Some(without) = self.priors_without_passes(&moves, &priors) {
+            if let Some(without) = self.priors_without_passes(&priors) {
                 self.tree.set_priors(ROOT, &without);
                 priors = without;
             }

@@ -42,8 +42,38 @@ pub fn mover_balances(arrays: &ShardArrays) -> Vec<f32> {
 /// module docs for games that end sooner). `balances` comes from [`mover_balances`]; rows of a
 /// game are stored together in ply order, as shard writers keep them.
 pub fn material_outlook(arrays: &ShardArrays, balances: &[f32], row: usize, horizon: u32) -> f32 {
-    let at = |plies_on: u32| outlook_at(arrays, balances, row, plies_on);
-    (at(horizon) + at(horizon + 1)) / 2.0
+    material_targets(arrays, balances, row, horizon).outlook
+}
+
+/// Both material targets of `row`: [`material_outlook`] and [`material_ahead`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MaterialTargets {
+    pub outlook: f32,
+    pub ahead: f32,
+}
+
+/// [`material_outlook`] and [`material_ahead`] from one walk to each of the two horizons (the
+/// sampler needs both for every row it draws).
+pub fn material_targets(
+    arrays: &ShardArrays,
+    balances: &[f32],
+    row: usize,
+    horizon: u32,
+) -> MaterialTargets {
+    let seen =
+        [horizon, horizon + 1].map(|plies_on| balance_ahead(arrays, balances, row, plies_on));
+    let outlook = |(balance, reached): (f32, bool)| {
+        if !reached && arrays.game_result[row] != 0 {
+            // The game was decided before the horizon: its result is the outlook.
+            f32::from(arrays.game_result[row])
+        } else {
+            (balance / OUTLOOK_TEMPERATURE).tanh()
+        }
+    };
+    MaterialTargets {
+        outlook: (outlook(seen[0]) + outlook(seen[1])) / 2.0,
+        ahead: (seen[0].0 + seen[1].0) / 2.0,
+    }
 }
 
 /// The material head's target: `row`'s mover's balance in pawns, the mean of `horizon` and
@@ -52,18 +82,7 @@ pub fn material_outlook(arrays: &ShardArrays, balances: &[f32], row: usize, hori
 /// the size of a swing and the search reads it on its own scale
 /// (`ModelConfig::material_utility`).
 pub fn material_ahead(arrays: &ShardArrays, balances: &[f32], row: usize, horizon: u32) -> f32 {
-    let at = |plies_on: u32| balance_ahead(arrays, balances, row, plies_on).0;
-    (at(horizon) + at(horizon + 1)) / 2.0
-}
-
-/// tanh(balance / T) `plies_on` plies after `row`, for `row`'s mover.
-fn outlook_at(arrays: &ShardArrays, balances: &[f32], row: usize, plies_on: u32) -> f32 {
-    let (balance, reached) = balance_ahead(arrays, balances, row, plies_on);
-    if !reached && arrays.game_result[row] != 0 {
-        // The game was decided before the horizon: its result is the outlook.
-        return f32::from(arrays.game_result[row]);
-    }
-    (balance / OUTLOOK_TEMPERATURE).tanh()
+    material_targets(arrays, balances, row, horizon).ahead
 }
 
 /// `row`'s mover's balance `plies_on` plies later (or at the game's last stored row), and

@@ -16,7 +16,7 @@ use koshogi_replay::{list_shards, Record, Shard, ShardArrays, ShardError};
 use koshogi_rules::RulesOptions;
 use serde::{Deserialize, Serialize};
 
-use crate::material_outlook::{material_ahead, material_outlook, mover_balances};
+use crate::material_outlook::{material_targets, mover_balances};
 use crate::window::WindowConfig;
 
 /// A shard as the row numbering knows it.
@@ -246,17 +246,13 @@ impl ReplayWindow {
         let index = self.first_row.partition_point(|&first| first <= row) - 1;
         let shard = self.loaded.get(&index)?;
         let local = (row - self.first_row[index]) as usize;
+        let material = material_targets(&shard.arrays, &shard.balances, local, outlook_horizon);
         Some(WindowRow {
             record: shard.arrays.record(local)?,
             rules: &shard.rules,
             repetition_count: shard.repetitions[local],
-            material_outlook: material_outlook(
-                &shard.arrays,
-                &shard.balances,
-                local,
-                outlook_horizon,
-            ),
-            material_ahead: material_ahead(&shard.arrays, &shard.balances, local, outlook_horizon),
+            material_outlook: material.outlook,
+            material_ahead: material.ahead,
         })
     }
 }
