@@ -137,6 +137,12 @@ impl RunConfig {
             self.run.inference_threads >= 1,
             "run.inference_threads must be at least 1"
         );
+        anyhow::ensure!(
+            !self.model.material_relative
+                || self.train.material_head_target == koshogi_train::MaterialHeadTarget::Ahead,
+            "model.material_relative needs train.material_head_target = \"ahead\" (the head \
+             predicts how the balance a few plies on differs from the current one)"
+        );
         Ok(())
     }
 
@@ -241,6 +247,10 @@ mod tests {
                 "capture_candidates",
             ),
             ("[search.gumbel]\nmin_q_range = -1.0\n", "min_q_range"),
+            (
+                "[model]\nmaterial_relative = true\n[train]\nmaterial_head_target = \"final\"\n",
+                "material_relative",
+            ),
             (
                 "[search.gumbel]\nmax_considered_actions = 0\n",
                 "max_considered_actions",

@@ -13,8 +13,11 @@ use crate::koshogi::KoshogiPosition;
 use crate::wdl::Wdl;
 use koshogi_rules::{Color, Game, PieceKind, Position};
 
-/// Material balance (in pawns) that maps to a value of tanh(1) ~ 0.76.
-pub const MATERIAL_TEMPERATURE: f32 = 20.0;
+/// Material balance (in pawns) that maps to a value of tanh(1) ~ 0.76. Ten pawns: a chariot
+/// (5) is then worth 0.46 of the value range and a pawn 0.1, enough for the search's
+/// completed-Q term to outweigh the prior's preferences among the few moves it compares
+/// (at 20, a chariot was 0.24 and a network's half share of it a 1-2 nat nudge).
+pub const MATERIAL_TEMPERATURE: f32 = 10.0;
 
 /// Value of each piece type by its code (§2 of the rules), in pawns.
 pub const PIECE_VALUES: [(&str, f32); PieceKind::COUNT] = [

@@ -6,7 +6,7 @@
 
 use crate::eval_thread::EvalThread;
 use crate::evaluator::{EvalError, EvalRequest, Evaluation, Evaluator};
-use crate::material::MATERIAL_TEMPERATURE;
+use crate::material::{MaterialEvaluator, MATERIAL_TEMPERATURE};
 use crate::wdl::Wdl;
 use koshogi_nn::{EvalPosition, FeatureInput, InferenceModel};
 use koshogi_rules::Game;
@@ -57,24 +57,45 @@ impl Evaluator<Game> for NetworkEvaluator {
         self.model
             .evaluate(&positions, &mut self.answers)
             .map_err(|e| EvalError::Failed(e.to_string()))?;
-        let utility = self.model.config().material_utility;
-        out.extend(self.answers.drain(..).map(|a| Evaluation {
-            wdl: searched_value(&a, utility),
-            priors: a.policy,
-        }));
+        let config = self.model.config();
+        let (utility, relative) = (config.material_utility, config.material_relative);
+        out.extend(
+            self.answers
+                .drain(..)
+                .zip(requests)
+                .map(|(answer, request)| {
+                    // A relative head predicts the change; the board's own count is its base.
+                    let counted = if relative && utility > 0.0 {
+                        MaterialEvaluator::shared().balance(&request.position.position)
+                    } else {
+                        0.0
+                    };
+                    Evaluation {
+                        wdl: searched_value(&answer, utility, counted),
+                        priors: answer.policy,
+                    }
+                }),
+        );
         Ok(())
     }
 }
 
 /// The value the search uses: the WDL head, mixed with weight `material_utility` with the
-/// material head's prediction read on the material evaluator's scale
-/// (tanh(material / [`MATERIAL_TEMPERATURE`])), see `ModelConfig::material_utility`.
-pub fn searched_value(answer: &koshogi_nn::Evaluation, material_utility: f32) -> Wdl {
+/// material the network predicts, read on the material evaluator's scale
+/// (tanh(material / [`MATERIAL_TEMPERATURE`])), see `ModelConfig::material_utility`. The
+/// predicted material is `counted_balance` (the mover's balance on the board, for a head that
+/// predicts its change: `ModelConfig::material_relative`; 0 otherwise) plus the head's output.
+pub fn searched_value(
+    answer: &koshogi_nn::Evaluation,
+    material_utility: f32,
+    counted_balance: f32,
+) -> Wdl {
     let wdl = Wdl::new(answer.wdl[0], answer.wdl[1], answer.wdl[2]);
     if material_utility <= 0.0 {
         return wdl;
     }
-    let material = Wdl::from_scalar((answer.material / MATERIAL_TEMPERATURE).tanh());
+    let predicted = counted_balance + answer.material;
+    let material = Wdl::from_scalar((predicted / MATERIAL_TEMPERATURE).tanh());
     let u = material_utility.min(1.0);
     wdl.scale(1.0 - u) + material.scale(u)
 }
@@ -113,12 +134,76 @@ mod tests {
     #[test]
     fn the_material_head_enters_the_value_with_its_weight() {
         let even = answer([0.3, 0.4, 0.3], 20.0);
-        assert_eq!(searched_value(&even, 0.0), Wdl::new(0.3, 0.4, 0.3));
-        let half = searched_value(&even, 0.5);
+        assert_eq!(searched_value(&even, 0.0, 0.0), Wdl::new(0.3, 0.4, 0.3));
+        let half = searched_value(&even, 0.5, 0.0);
         let expected = 0.5 * (20.0f32 / MATERIAL_TEMPERATURE).tanh();
         assert!((half.scalar() - expected).abs() < 1e-6, "{half:?}");
         assert!((half.win + half.draw + half.loss - 1.0).abs() < 1e-6);
-        let behind = searched_value(&answer([0.3, 0.4, 0.3], -200.0), 1.0);
+        let behind = searched_value(&answer([0.3, 0.4, 0.3], -200.0), 1.0, 0.0);
         assert!(behind.scalar() < -0.99);
+    }
+
+    #[test]
+    fn a_relative_head_adds_its_predicted_change_to_the_counted_balance() {
+        // Five pawns up on the board, the head expects two of them back: three up.
+        let change = answer([0.3, 0.4, 0.3], -2.0);
+        let value = searched_value(&change, 1.0, 5.0).scalar();
+        assert!((value - (3.0f32 / MATERIAL_TEMPERATURE).tanh()).abs() < 1e-6);
+        // Without a material term the count is not read.
+        assert_eq!(searched_value(&change, 0.0, 5.0), Wdl::new(0.3, 0.4, 0.3));
+    }
+
+    /// The evaluator reads the card: with the same weights, a relative head's value is the
+    /// absolute reading shifted by the balance counted on the board.
+    #[test]
+    fn the_network_evaluator_counts_the_board_for_a_relative_head() {
+        use crate::evaluator::Evaluator;
+        use crate::game::SearchGame;
+        use koshogi_nn::{
+            DeviceSpec, InferenceModel, Model, ModelConfig, Precision, RuntimeConfig,
+        };
+        use koshogi_rules::{Color, Position, RulesOptions};
+        let runtime = RuntimeConfig {
+            device: DeviceSpec::Cpu,
+            precision: Precision::Float32,
+            channels_last: Some(false),
+        };
+        let value_with = |material_relative: bool, position: &Position| -> f32 {
+            tch::manual_seed(7);
+            let config = ModelConfig {
+                material_utility: 1.0,
+                material_relative,
+                ..ModelConfig::tiny()
+            };
+            let model = Model::new(&config, tch::Device::Cpu).unwrap();
+            let mut evaluator =
+                NetworkEvaluator::new(InferenceModel::from_model(&model, &runtime).unwrap());
+            let game = Game::from_position(position.clone(), RulesOptions::default());
+            let requests = [EvalRequest {
+                position: SearchGame::position(&game),
+                moves: game.legal_moves(),
+            }];
+            let mut out = Vec::new();
+            evaluator.evaluate(&requests, &mut out).unwrap();
+            out[0].wdl.scalar()
+        };
+        let mut ahead = Position::startpos();
+        let (square, _) = ahead
+            .pieces()
+            .find(|(_, p)| p.color == Color::White)
+            .unwrap();
+        ahead.set_piece(square, None);
+        let counted = MaterialEvaluator::shared().balance(&ahead);
+        assert!(counted > 0.0);
+        let head = MATERIAL_TEMPERATURE * value_with(false, &ahead).atanh();
+        let relative = value_with(true, &ahead);
+        let expected = ((counted + head) / MATERIAL_TEMPERATURE).tanh();
+        assert!(
+            (relative - expected).abs() < 1e-4,
+            "{relative} vs {expected}"
+        );
+        // The balanced start position reads the same either way.
+        let start = Position::startpos();
+        assert!((value_with(true, &start) - value_with(false, &start)).abs() < 1e-6);
     }
 }

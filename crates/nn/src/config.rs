@@ -36,10 +36,20 @@ pub struct ModelConfig {
     /// Width of the value head's hidden fully connected layer.
     pub value_hidden: usize,
     /// How the search reads this network's value: the weight `u` of the material head in
-    /// `(1 − u) · WDL + u · tanh(material / 20)` (KataGo's search utility likewise adds a
-    /// score term to the win probability). It has no weights, but it is part of what the
-    /// network means, so it travels with the checkpoint; 0 = the WDL head alone.
+    /// `(1 − u) · WDL + u · tanh(material / T)` (KataGo's search utility likewise adds a
+    /// score term to the win probability; T is the material evaluator's temperature). It has
+    /// no weights, but it is part of what the network means, so it travels with the
+    /// checkpoint; 0 = the WDL head alone.
     pub material_utility: f32,
+    /// What the material head predicts: `false` = the mover's balance a few plies on, in
+    /// pawns; `true` = how much that balance will *change* from the current one, which the
+    /// search adds to the balance it counts on the board. Why: sibling leaves of a search
+    /// differ by a capture or two, and a head that must first count ~180 pieces over 361
+    /// points answers with an error of the same size, so its material term could not tell a
+    /// capture from a quiet move; the change is small and local (what is hanging), and the
+    /// count is exact. It changes what the weights mean, so a run cannot switch it on resume.
+    /// Older model cards lack it and read as `false`.
+    pub material_relative: bool,
 }
 
 impl Default for ModelConfig {
@@ -62,6 +72,7 @@ impl ModelConfig {
             value_channels: 32,
             value_hidden: 64,
             material_utility: 0.0,
+            material_relative: false,
         }
     }
 
@@ -77,6 +88,7 @@ impl ModelConfig {
             value_channels: 32,
             value_hidden: 128,
             material_utility: 0.0,
+            material_relative: false,
         }
     }
 
@@ -92,6 +104,7 @@ impl ModelConfig {
             value_channels: 8,
             value_hidden: 16,
             material_utility: 0.0,
+            material_relative: false,
         }
     }
 
@@ -412,5 +425,25 @@ mod tests {
             ..ModelConfig::cpu_default()
         };
         assert!(bad.validate().is_err());
+    }
+
+    #[test]
+    fn the_material_heads_meaning_is_part_of_the_weights_and_old_cards_read_as_absolute() {
+        let absolute = ModelConfig::cpu_default();
+        let relative = ModelConfig {
+            material_relative: true,
+            ..absolute.clone()
+        };
+        assert!(!relative.same_weights_as(&absolute));
+        let reweighted = ModelConfig {
+            material_utility: 0.75,
+            ..relative.clone()
+        };
+        assert!(reweighted.same_weights_as(&relative));
+        // A card written before the field existed.
+        let mut old = serde_json::to_value(&absolute).unwrap();
+        old.as_object_mut().unwrap().remove("material_relative");
+        let read: ModelConfig = serde_json::from_value(old).unwrap();
+        assert_eq!(read, absolute);
     }
 }

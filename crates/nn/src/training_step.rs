@@ -147,6 +147,11 @@ impl TrainingBatchBuilder {
             .collect()
     }
 
+    /// The material targets pushed so far, one per sample.
+    pub fn material_targets(&self) -> &[f32] {
+        &self.material
+    }
+
     /// The batch as device tensors, features in float32.
     pub fn build(&self, device: Device) -> TrainingBatch {
         self.build_for(&ResolvedRuntime::float32(device))

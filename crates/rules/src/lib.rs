@@ -1,5 +1,6 @@
-//! Ko shogi rules (`/work/shared/rules/ko-shogi.md`): board, pieces, KSFEN, legal moves with
-//! canonical notation, make/undo with an incremental Zobrist hash, and game end.
+//! Ko shogi rules as written in `docs/rules.md` (cited throughout as `§n.m` and `AMB-nn`): board,
+//! pieces, KSFEN, legal moves with canonical notation, make/undo with an incremental Zobrist hash,
+//! and game end.
 //!
 //! # Public API (the contract other crates code against)
 //! * [`Square`] (public index `(rank-1)*19 + (file-1)`, `Display`/`FromStr` as `10j`),

@@ -45,11 +45,14 @@ pub fn material_outlook(arrays: &ShardArrays, balances: &[f32], row: usize, hori
     material_targets(arrays, balances, row, horizon).outlook
 }
 
-/// Both material targets of `row`: [`material_outlook`] and [`material_ahead`].
+/// The material targets of `row`: [`material_outlook`], [`material_ahead`] and how far the
+/// balance ahead lies from the row's own (`change`, the target of a relative material head,
+/// `ModelConfig::material_relative`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct MaterialTargets {
     pub outlook: f32,
     pub ahead: f32,
+    pub change: f32,
 }
 
 /// [`material_outlook`] and [`material_ahead`] from one walk to each of the two horizons (the
@@ -70,9 +73,11 @@ pub fn material_targets(
             (balance / OUTLOOK_TEMPERATURE).tanh()
         }
     };
+    let ahead = (seen[0].0 + seen[1].0) / 2.0;
     MaterialTargets {
         outlook: (outlook(seen[0]) + outlook(seen[1])) / 2.0,
-        ahead: (seen[0].0 + seen[1].0) / 2.0,
+        ahead,
+        change: ahead - balances[row],
     }
 }
 
@@ -209,6 +214,20 @@ mod tests {
         assert_eq!(material_ahead(&a, &balances, 0, 5), piece / 2.0);
         // A won game ending sooner keeps its balance (level here), not its result.
         assert_eq!(material_ahead(&a, &balances, 26, 8), 0.0);
+    }
+
+    #[test]
+    fn the_change_is_what_the_balance_ahead_adds_to_the_rows_own() {
+        let a = arrays(&[game(1, 20, Some(6), 0)]);
+        let balances = mover_balances(&a);
+        let piece = balances[6];
+        // Before the loss: the whole piece is still to come.
+        assert_eq!(material_targets(&a, &balances, 0, 8).change, piece);
+        assert_eq!(material_targets(&a, &balances, 1, 8).change, -piece);
+        // After it: the balance already holds the piece, nothing changes.
+        let after = material_targets(&a, &balances, 8, 8);
+        assert_eq!(after.ahead, piece);
+        assert_eq!(after.change, 0.0);
     }
 
     #[test]

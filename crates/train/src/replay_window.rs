@@ -54,6 +54,8 @@ pub struct WindowRow<'a> {
     pub material_outlook: f32,
     /// [`crate::material_outlook::material_ahead`] at the same horizon, in pawns.
     pub material_ahead: f32,
+    /// `material_ahead` minus the row's own balance, in pawns.
+    pub material_change: f32,
 }
 
 /// Occurrence counts of each row's position (board and side to move) within its game, in row
@@ -253,6 +255,7 @@ impl ReplayWindow {
             repetition_count: shard.repetitions[local],
             material_outlook: material.outlook,
             material_ahead: material.ahead,
+            material_change: material.change,
         })
     }
 }

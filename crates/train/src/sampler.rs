@@ -48,13 +48,20 @@ pub struct SamplerConfig {
     pub outlook_horizon: u32,
     /// What the material head learns.
     pub material_head_target: MaterialHeadTarget,
+    /// The head learns the change of the balance rather than the balance itself
+    /// (`ModelConfig::material_relative`; only with [`MaterialHeadTarget::Ahead`]).
+    pub material_relative: bool,
     /// The self-play ply limit (an input feature is the ply as a fraction of it).
     pub max_plies: Option<u32>,
     pub window: WindowConfig,
 }
 
 impl SamplerConfig {
-    pub fn from_train(config: &TrainConfig, max_plies: Option<u32>) -> Self {
+    pub fn from_train(
+        config: &TrainConfig,
+        material_relative: bool,
+        max_plies: Option<u32>,
+    ) -> Self {
         Self {
             batch_size: config.batch_size,
             samples_per_new_row: config.samples_per_new_row,
@@ -64,6 +71,7 @@ impl SamplerConfig {
             outlook_weight: config.material_outlook_weight,
             outlook_horizon: config.material_outlook_plies,
             material_head_target: config.material_head_target,
+            material_relative,
             max_plies,
             window: config.window.clone(),
         }
@@ -371,6 +379,7 @@ fn add_sample(
         repetition_count,
         material_outlook,
         material_ahead,
+        material_change,
     } = *row;
     let position = decode_position(record.board, record.ply)?;
     scratch.moves.clear();
@@ -424,6 +433,7 @@ fn add_sample(
         ),
         moves_left: record.moves_left as f32,
         material: match config.material_head_target {
+            MaterialHeadTarget::Ahead if config.material_relative => material_change,
             MaterialHeadTarget::Ahead => material_ahead,
             MaterialHeadTarget::Final => f32::from(record.final_material),
         },
@@ -451,6 +461,7 @@ mod tests {
             outlook_weight: 0.0,
             outlook_horizon: 8,
             material_head_target: MaterialHeadTarget::Final,
+            material_relative: false,
             max_plies: Some(200),
             window: WindowConfig {
                 min_rows: 1_000_000,
@@ -669,5 +680,37 @@ mod tests {
         for t in &targets {
             assert!((t[0] + t[2] - 1.0).abs() < 1e-5 && t[0] >= 0.0 && t[2] >= 0.0);
         }
+    }
+
+    #[test]
+    fn a_relative_material_head_learns_the_change_of_the_balance() {
+        // Random games lose material; the same draws under both readings differ by the
+        // balance of each sampled position, which the relative target leaves out.
+        let dir = tempfile::tempdir().unwrap();
+        let options = SyntheticOptions {
+            games: 2,
+            max_plies: 400,
+            positions_per_shard: 800,
+            seed: 7,
+            ..Default::default()
+        };
+        write_random_games(dir.path(), &options).unwrap();
+        let targets = |relative: bool| {
+            let mut config = config(64);
+            config.material_head_target = MaterialHeadTarget::Ahead;
+            config.material_relative = relative;
+            config.mirror_probability = 0.0;
+            let mut sampler = Sampler::new(dir.path(), config, SamplerCursor::fresh(3));
+            sampler.refresh().unwrap();
+            let batch = ready(sampler.next_batch().unwrap());
+            batch.builder.material_targets().to_vec()
+        };
+        let (ahead, change) = (targets(false), targets(true));
+        assert_eq!(ahead.len(), change.len());
+        let differing = ahead.iter().zip(&change).filter(|(a, c)| a != c).count();
+        assert!(differing > ahead.len() / 2, "{ahead:?} vs {change:?}");
+        // A change is smaller than the balances it separates: most targets shrink.
+        let total = |t: &[f32]| t.iter().map(|x| x.abs()).sum::<f32>();
+        assert!(total(&change) < total(&ahead), "{change:?} vs {ahead:?}");
     }
 }
