@@ -130,8 +130,9 @@ impl RunConfig {
             "search.gumbel.min_q_range must be non-negative and finite"
         );
         anyhow::ensure!(
-            gumbel.capture_candidates <= gumbel.max_considered_actions,
-            "search.gumbel.capture_candidates must not exceed max_considered_actions"
+            gumbel.capture_candidates + gumbel.evasion_candidates <= gumbel.max_considered_actions,
+            "search.gumbel.capture_candidates + evasion_candidates must not exceed \
+             max_considered_actions"
         );
         anyhow::ensure!(
             self.run.inference_threads >= 1,
@@ -273,6 +274,7 @@ mod tests {
         );
         assert_eq!(schedule.iter().filter(|&&v| v == 1).count() as u32, m);
         assert!(config.search.gumbel.capture_candidates >= 1);
+        assert!(config.search.gumbel.evasion_candidates >= 1);
         assert!(config.train.material_outlook_weight > 0.0);
     }
 }

@@ -84,6 +84,14 @@ pub struct GumbelConfig {
     /// policy that one wins material. It is move ordering, as engines order captures by
     /// victim value: it changes which moves are searched, never their values.
     pub capture_candidates: u32,
+    /// The best answers to the opponent's biggest threat (moves that take the threatened
+    /// piece away or remove its attacker, ranked by the value saved, ties by Gumbel-perturbed
+    /// prior) are always among the considered moves too, up to this many, after the capture
+    /// candidates. Engines search check evasions for the same reason: with 4 of ~250 moves
+    /// compared, the move that saves an attacked general was almost never among them, and
+    /// young networks lost their command to the greedy player within 100 plies
+    /// (`crate::threats`). Move ordering only, like `capture_candidates`.
+    pub evasion_candidates: u32,
     /// Below the root, a node's first visit goes to its most valuable capture (if it has
     /// one), the way an engine answers a move with captures first. With two visits per root
     /// move the second one is the opponent's reply, and a young network's prior picks that
@@ -109,6 +117,7 @@ impl Default for GumbelConfig {
             rescale_q: true,
             min_q_range: 1e-8,
             capture_candidates: 0,
+            evasion_candidates: 0,
             capture_first_reply: false,
             root_passes: true,
         }
@@ -120,7 +129,7 @@ impl GumbelConfig {
     /// and few enough considered moves that each gets at least two visits, so that every move
     /// tried is also answered: with m = n = 16 each move got one visit and the search was one
     /// ply deep, blind to any recapture. Half of the considered moves are kept for captures,
-    /// and replies try the biggest capture first.
+    /// one for the answer to the biggest threat, and replies try the biggest capture first.
     pub fn evaluation(simulations: u32) -> GumbelConfig {
         // The largest m <= 16 whose first halving phase gives each move two visits:
         // n / (ceil(log2 m) * m) >= 2 (see `sequential_halving`); at least 2.
@@ -134,6 +143,7 @@ impl GumbelConfig {
             gumbel_scale: 0.0,
             min_q_range: 0.5,
             capture_candidates: considered / 2,
+            evasion_candidates: 1,
             capture_first_reply: true,
             root_passes: false,
             ..GumbelConfig::default()

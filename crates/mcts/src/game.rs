@@ -57,6 +57,15 @@ pub trait SearchGame {
     fn capture_value(&self, _mv: &Self::Move) -> f32 {
         0.0
     }
+    /// Per move of `moves` (the legal moves of the current position, in order), the value of
+    /// the most valuable piece of the mover's that the opponent threatens to capture and the
+    /// move saves (0 = none), written to `out`. The Gumbel root keeps the best answers among
+    /// its candidates (`GumbelConfig::evasion_candidates`); games without captures keep the
+    /// default.
+    fn evasion_values(&self, moves: &[Self::Move], out: &mut Vec<f32>) {
+        out.clear();
+        out.resize(moves.len(), 0.0);
+    }
     /// True if `mv` leaves the board as it was (only the turn changes); see
     /// `GumbelConfig::root_passes`. Games without passes keep the default.
     fn is_pass(&self, _mv: &Self::Move) -> bool {

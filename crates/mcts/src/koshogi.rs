@@ -9,6 +9,7 @@
 
 use crate::game::{SearchGame, Terminal};
 use crate::material::MaterialEvaluator;
+use crate::threats::Threats;
 use koshogi_rules::{Game, Move, Outcome, Position, RulesOptions};
 
 /// What an evaluator needs of a Ko shogi position.
@@ -55,6 +56,12 @@ impl SearchGame for Game {
             .map(|piece| material.piece_value(piece.kind))
             .sum();
         value.max(f32::MIN_POSITIVE)
+    }
+
+    fn evasion_values(&self, moves: &[Move], out: &mut Vec<f32>) {
+        let threats = Threats::against_mover(self.position(), self.options());
+        out.clear();
+        out.extend(moves.iter().map(|mv| threats.answered_by(mv)));
     }
 
     fn is_pass(&self, mv: &Move) -> bool {

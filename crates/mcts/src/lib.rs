@@ -41,6 +41,7 @@ pub mod puct;
 pub mod result;
 pub mod search;
 pub mod sequential_halving;
+pub mod threats;
 pub mod toy;
 pub mod tree;
 pub mod wdl;

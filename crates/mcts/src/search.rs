@@ -554,11 +554,22 @@ impl<G: SearchGame> Search<G> {
                     .iter()
                     .map(|&a| self.game.capture_value(&edges[a].mv))
                     .collect();
-                let order = considered_with_captures(
+                let evasions = self.config.gumbel.evasion_candidates as usize;
+                let mut evasion_values = Vec::new();
+                if evasions > 0 {
+                    let moves: Vec<G::Move> = order.iter().map(|&a| edges[a].mv).collect();
+                    self.game.evasion_values(&moves, &mut evasion_values);
+                }
+                let order = considered_with_forced(
                     &order,
-                    &capture_values,
+                    &[
+                        (
+                            &capture_values,
+                            self.config.gumbel.capture_candidates as usize,
+                        ),
+                        (&evasion_values, evasions),
+                    ],
                     m,
-                    self.config.gumbel.capture_candidates as usize,
                 );
                 RootPlan::Gumbel {
                     perturbed_logits,
@@ -769,29 +780,29 @@ impl<G: SearchGame> Search<G> {
     }
 }
 
-/// The first `m` of `ranked` (moves best first), except that the `captures` most valuable
-/// captures (by `capture_value`, ties by rank) are always included, each replacing the
-/// lowest-ranked non-capture (see `GumbelConfig::capture_candidates`). `capture_value[i]`
-/// belongs to `ranked[i]`; 0 means not a capture.
-fn considered_with_captures(
-    ranked: &[usize],
-    capture_value: &[f32],
-    m: usize,
-    captures: usize,
-) -> Vec<usize> {
+/// The first `m` of `ranked` (moves best first), except that each group of `forced` — per
+/// move a value (`values[i]` belongs to `ranked[i]`, 0 = not of the group; an empty slice =
+/// none) and how many to keep — places its most valuable moves first (ties by rank, moves
+/// already chosen skipped), each replacing the lowest-ranked of the rest. Groups are served in
+/// order: captures, then threat answers (`GumbelConfig::capture_candidates`,
+/// `evasion_candidates`).
+fn considered_with_forced(ranked: &[usize], forced: &[(&[f32], usize)], m: usize) -> Vec<usize> {
     let m = m.min(ranked.len());
-    let mut by_value: Vec<usize> = (0..ranked.len())
-        .filter(|&i| capture_value[i] > 0.0)
-        .collect();
-    // Stable: equal values keep their rank order.
-    by_value.sort_by(|&a, &b| capture_value[b].total_cmp(&capture_value[a]));
-    by_value.truncate(captures.min(m));
     let mut chosen = vec![false; ranked.len()];
-    for &i in &by_value {
-        chosen[i] = true;
+    let mut count = 0;
+    for &(values, keep) in forced {
+        let mut by_value: Vec<usize> = (0..values.len().min(ranked.len()))
+            .filter(|&i| values[i] > 0.0 && !chosen[i])
+            .collect();
+        // Stable: equal values keep their rank order.
+        by_value.sort_by(|&a, &b| values[b].total_cmp(&values[a]));
+        by_value.truncate(keep.min(m - count));
+        for &i in &by_value {
+            chosen[i] = true;
+        }
+        count += by_value.len();
     }
     // Fill up to m with the best-ranked of the rest.
-    let mut count = by_value.len();
     for slot in chosen.iter_mut() {
         if count >= m {
             break;
@@ -846,7 +857,16 @@ fn choose_with_temperature<R: Rng>(
 
 #[cfg(test)]
 mod tests {
-    use super::considered_with_captures;
+    use super::considered_with_forced;
+
+    fn considered_with_captures(
+        ranked: &[usize],
+        value: &[f32],
+        m: usize,
+        captures: usize,
+    ) -> Vec<usize> {
+        considered_with_forced(ranked, &[(value, captures)], m)
+    }
 
     #[test]
     fn the_most_valuable_captures_are_always_considered() {
@@ -881,6 +901,33 @@ mod tests {
         assert_eq!(
             considered_with_captures(&ranked, &value, 9, 2),
             [1, 2, 3, 4]
+        );
+    }
+
+    #[test]
+    fn threat_answers_come_after_the_captures_and_skip_moves_already_chosen() {
+        let ranked = [10, 11, 12, 13, 14, 15];
+        let capture = [0.0, 0.0, 0.0, 5.0, 0.0, 1.0];
+        // 14 saves a general (20), 13 (already a capture candidate) a chariot.
+        let evasion = [0.0, 0.0, 0.0, 5.0, 20.0, 0.0];
+        assert_eq!(
+            considered_with_forced(&ranked, &[(&capture, 1), (&evasion, 1)], 4),
+            [10, 11, 13, 14]
+        );
+        // The answer replaces the lowest-ranked ordinary move, not a capture.
+        assert_eq!(
+            considered_with_forced(&ranked, &[(&capture, 2), (&evasion, 1)], 3),
+            [13, 14, 15]
+        );
+        // The capture already chosen is not chosen twice: the next answer is taken.
+        assert_eq!(
+            considered_with_forced(&ranked, &[(&capture, 1), (&evasion, 2)], 3),
+            [10, 13, 14]
+        );
+        // No threat (an empty slice): the prior fills the slot.
+        assert_eq!(
+            considered_with_forced(&ranked, &[(&capture, 1), (&[], 1)], 3),
+            [10, 11, 13]
         );
     }
 }
