@@ -130,6 +130,10 @@ impl GumbelConfig {
     /// tried is also answered: with m = n = 16 each move got one visit and the search was one
     /// ply deep, blind to any recapture. Half of the considered moves are kept for captures,
     /// one for the answer to the biggest threat, and replies try the biggest capture first.
+    /// `c_scale = 1` (the Gumbel paper's value for board games; `mctx` defaults to 0.1): with
+    /// the floor on the Q range, 0.1 left a chariot's worth of Q a 1-4 nat nudge that the
+    /// network's prior overrode. Measured with a random network, 16 simulations, against
+    /// greedy (40 games each): 8.8 % at 0.1, 71.2 % at 1.0.
     pub fn evaluation(simulations: u32) -> GumbelConfig {
         // The largest m <= 16 whose first halving phase gives each move two visits:
         // n / (ceil(log2 m) * m) >= 2 (see `sequential_halving`); at least 2.
@@ -144,6 +148,7 @@ impl GumbelConfig {
             min_q_range: 0.5,
             capture_candidates: considered / 2,
             evasion_candidates: 1,
+            c_scale: 1.0,
             capture_first_reply: true,
             root_passes: false,
             ..GumbelConfig::default()
