@@ -13,7 +13,7 @@ use koshogi_arena::baselines::greedy::greedy_move;
 use koshogi_mcts::{DriverConfig, EvalThread, Search, SearchConfig, SearchDriver, SearchResult};
 use koshogi_replay::{GameRecorder, Provenance, SearchRecord, ShardDir, ShardWriter};
 use koshogi_rules::game_record::{GameRecord, RecordResult};
-use koshogi_rules::{Color, DrawReason, Game, Move, Outcome, Position, RulesOptions, WinReason};
+use koshogi_rules::{Color, DrawReason, Game, Outcome, Position, RulesOptions, WinReason};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
