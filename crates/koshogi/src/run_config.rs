@@ -112,10 +112,15 @@ impl RunConfig {
         Ok(config)
     }
 
-    /// Cross-section checks the sections cannot make alone.
+    /// Every section's own checks and the cross-section checks they cannot make alone; run
+    /// before anything is written into a run directory, so a rejected configuration never
+    /// becomes the run's kept `config.toml`.
     pub fn validate(&self) -> Result<()> {
         self.selfplay.validate()?;
         self.model.validate()?;
+        self.train
+            .validate()
+            .context("in the [train] section of the run configuration")?;
         anyhow::ensure!(
             self.search.simulations >= 1,
             "search.simulations must be at least 1"
@@ -248,6 +253,7 @@ mod tests {
                 "capture_candidates",
             ),
             ("[search.gumbel]\nmin_q_range = -1.0\n", "min_q_range"),
+            ("[train]\nbatch_size = 0\n", "batch"),
             (
                 "[model]\nmaterial_relative = true\n[train]\nmaterial_head_target = \"final\"\n",
                 "material_relative",

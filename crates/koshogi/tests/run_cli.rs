@@ -232,6 +232,33 @@ fn run_without_a_configuration_is_a_clear_error() {
 }
 
 #[test]
+fn a_rejected_configuration_is_not_kept_in_the_run_directory() {
+    // A configuration that fails validation must not become the run's kept config.toml,
+    // or every later `--resume` would fail on it until the file is deleted by hand.
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.toml");
+    std::fs::write(&bad, TINY_RUN.replace("batch_size = 8", "batch_size = 0")).unwrap();
+    let run = dir.path().join("run");
+    for command in ["train", "selfplay", "run"] {
+        let out = koshogi(&[
+            command,
+            "--config",
+            bad.to_str().unwrap(),
+            "--run",
+            run.to_str().unwrap(),
+        ]);
+        assert!(!out.status.success(), "{command} accepted batch_size = 0");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("batch_size"), "{command}: {err}");
+        assert!(!err.contains("panicked"), "{command}: {err}");
+        assert!(
+            !run.join("config.toml").exists(),
+            "{command} kept the config"
+        );
+    }
+}
+
+#[test]
 fn ctrl_c_stops_the_run_cleanly_with_a_final_checkpoint() {
     let dir = tempfile::tempdir().unwrap();
     let config = write_config(dir.path());
