@@ -15,6 +15,7 @@ import os
 import struct
 import sys
 import zipfile
+import zlib
 
 import numpy as np
 
@@ -53,12 +54,17 @@ def load_shard(path):
             sizes = {i.filename[:-4]: (i.compress_size, i.file_size) for i in archive.infolist()}
         with np.load(path, allow_pickle=False) as npz:
             arrays = {name: npz[name] for name in npz.files}
-    except (zipfile.BadZipFile, OSError, ValueError, EOFError) as e:
+    except (zipfile.BadZipFile, zlib.error, OSError, ValueError, EOFError, KeyError) as e:
         raise ShardError(f"not a readable npz archive: {e}") from e
     stored = arrays.pop("sha256").tobytes()
     if stored != computed:
         raise ShardError(f"checksum mismatch (stored {stored.hex()}, computed {computed.hex()})")
-    meta = json.loads(arrays.pop("meta").tobytes())
+    try:
+        meta = json.loads(arrays.pop("meta").tobytes())
+    except (KeyError, ValueError) as e:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
+        raise ShardError(f"unreadable meta member: {e}") from e
+    if not isinstance(meta, dict):
+        raise ShardError("meta member is not a JSON object")
     if meta.get("format") != FORMAT_NAME:
         raise ShardError(f"not a replay shard: format {meta.get('format')!r}")
     if meta["format_version"] > SUPPORTED_VERSION:
@@ -91,6 +97,12 @@ def check_columns(meta, a):
         raise ShardError("a policy move index is out of range")
     if not np.all(np.isin(a["game_result"], [-1, 0, 1])):
         raise ShardError("a game result is not -1, 0 or 1")
+    weights = a["policy_weights"].astype(np.float64)
+    if not np.all(np.isfinite(weights)) or np.any(weights < 0):
+        raise ShardError("a policy weight is negative or not finite")
+    values = a["search_value"].astype(np.float64)
+    if not np.all((values >= -1) & (values <= 1)):
+        raise ShardError("a search value is outside [-1, 1] or not a number")
     if n != meta["num_positions"]:
         raise ShardError(f"meta says {meta['num_positions']} positions, arrays hold {n}")
 
@@ -198,6 +210,9 @@ def main(argv):
             summaries.append(summarise(path))
         except (ShardError, KeyError) as e:
             print(f"error: {path}: {e}", file=sys.stderr)
+            failed = True
+        except Exception as e:  # anything else a damaged file provokes: one line, next file
+            print(f"error: {path}: unreadable ({type(e).__name__}: {e})", file=sys.stderr)
             failed = True
     if position is not None:
         return 1 if failed else 0

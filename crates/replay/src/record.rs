@@ -180,38 +180,17 @@ impl ShardArrays {
 
     /// Appends one position after checking it; on error nothing is appended.
     pub fn push(&mut self, record: &PositionRecord) -> Result<(), RecordError> {
-        if let Some((index, byte)) = first_invalid_byte(&record.board) {
-            return Err(RecordError::BadBoardByte { index, byte });
-        }
-        let legal = record.legal_move_count;
-        if record.played_move >= legal {
-            return Err(RecordError::PlayedMoveOutOfRange {
-                played: record.played_move,
-                legal,
-            });
-        }
-        if !(-1..=1).contains(&record.game_result) {
-            return Err(RecordError::BadResult(record.game_result));
-        }
-        if !(-1.0..=1.0).contains(&record.search_value) {
-            return Err(RecordError::BadSearchValue(record.search_value));
-        }
         let mut policy = record.policy.clone();
         policy.sort_by_key(|e| e.move_index);
-        for (i, entry) in policy.iter().enumerate() {
-            if entry.move_index >= legal {
-                return Err(RecordError::PolicyMoveOutOfRange {
-                    index: entry.move_index,
-                    legal,
-                });
-            }
-            if i > 0 && policy[i - 1].move_index == entry.move_index {
-                return Err(RecordError::DuplicatePolicyMove(entry.move_index));
-            }
-            if !(entry.weight.is_finite() && entry.weight >= 0.0) {
-                return Err(RecordError::BadPolicyWeight(entry.weight));
-            }
-        }
+        check_position(
+            &record.board,
+            record.legal_move_count,
+            record.played_move,
+            record.game_result,
+            record.search_value,
+            policy.iter().map(|e| (e.move_index, e.weight)),
+        )?;
+        let legal = record.legal_move_count;
         self.boards.extend_from_slice(&record.board);
         self.game_id.push(record.game_id);
         self.ply.push(record.ply);
@@ -427,22 +406,68 @@ impl ShardArrays {
             moves_left: unsigned_u32("moves_left")?,
             final_material: typed::<i16>("final_material", get("final_material")?)?,
         };
+        // A valid checksum only says the file is as written: a crafted shard, or one from a
+        // buggy tool, must not train NaN or negative targets.
+        let mut policy = Vec::new();
         for (i, r) in arrays.iter().enumerate() {
-            if let Some((index, byte)) = first_invalid_byte(r.board) {
-                return Err(format!("position {i}: board byte {byte} at index {index}"));
-            }
-            if r.played_move >= r.legal_move_count {
-                return Err(format!("position {i}: played move index out of range"));
-            }
-            if let Some(&m) = r.policy_moves.iter().find(|&&m| m >= r.legal_move_count) {
-                return Err(format!("position {i}: policy move index {m} out of range"));
-            }
-            if !(-1..=1).contains(&r.game_result) {
-                return Err(format!("position {i}: game result {}", r.game_result));
-            }
+            policy.clear();
+            policy.extend(
+                r.policy_moves
+                    .iter()
+                    .copied()
+                    .zip(r.policy_weights.iter().copied()),
+            );
+            policy.sort_by_key(|&(m, _)| m);
+            check_position(
+                r.board,
+                r.legal_move_count,
+                r.played_move,
+                r.game_result,
+                r.search_value,
+                policy.iter().copied(),
+            )
+            .map_err(|e| format!("position {i}: {e}"))?;
         }
         Ok(arrays)
     }
+}
+
+/// The checks every stored position passes, when it is written and when it is read back.
+/// `sorted_policy` lists (move index, weight) by move index.
+fn check_position(
+    board: &[u8; BOARD_BYTES],
+    legal: u32,
+    played: u32,
+    game_result: i8,
+    search_value: f32,
+    sorted_policy: impl Iterator<Item = (u32, f32)>,
+) -> Result<(), RecordError> {
+    if let Some((index, byte)) = first_invalid_byte(board) {
+        return Err(RecordError::BadBoardByte { index, byte });
+    }
+    if played >= legal {
+        return Err(RecordError::PlayedMoveOutOfRange { played, legal });
+    }
+    if !(-1..=1).contains(&game_result) {
+        return Err(RecordError::BadResult(game_result));
+    }
+    if !(-1.0..=1.0).contains(&search_value) {
+        return Err(RecordError::BadSearchValue(search_value));
+    }
+    let mut previous = None;
+    for (index, weight) in sorted_policy {
+        if index >= legal {
+            return Err(RecordError::PolicyMoveOutOfRange { index, legal });
+        }
+        if previous == Some(index) {
+            return Err(RecordError::DuplicatePolicyMove(index));
+        }
+        previous = Some(index);
+        if !(weight.is_finite() && weight >= 0.0) {
+            return Err(RecordError::BadPolicyWeight(weight));
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

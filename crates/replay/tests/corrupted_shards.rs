@@ -170,3 +170,47 @@ fn empty_and_garbage_files_are_detected() {
     fs::write(&paths[0], vec![0x50u8; 5000]).unwrap();
     assert_skipped_with_warning(dir.path(), &paths[0]);
 }
+
+/// Rewrites `member` with `edit` and then the checksum to match, as a tool that writes bad
+/// values (or a hostile user) would: the file is consistent, only its targets are wrong.
+fn rewrite_member_behind_a_valid_checksum(path: &Path, member: &str, edit: impl Fn(&mut Vec<u8>)) {
+    rewrite_member(path, member, edit);
+    let mut archive = zip::ZipArchive::new(fs::File::open(path).unwrap()).unwrap();
+    let mut members = Vec::new();
+    for i in 0..archive.len() {
+        let mut entry = archive.by_index(i).unwrap();
+        let mut bytes = Vec::new();
+        entry.read_to_end(&mut bytes).unwrap();
+        members.push((entry.name().to_string(), bytes));
+    }
+    drop(archive);
+    let checksum = koshogi_replay::format::shard_checksum(
+        members.iter().map(|(n, b)| (n.as_str(), b.as_slice())),
+    );
+    let checksum_entry = format!("{}.npy", koshogi_replay::format::CHECKSUM_MEMBER);
+    rewrite_member(path, &checksum_entry, |bytes| {
+        // The .npy data (uint8[32]) closes the member.
+        let start = bytes.len() - 32;
+        bytes[start..].copy_from_slice(&checksum);
+    });
+}
+
+#[test]
+fn non_finite_or_negative_targets_behind_a_valid_checksum_are_rejected() {
+    // float16 bit patterns: NaN, +inf, -1.0.
+    for (member, bits) in [
+        ("search_value.npy", 0x7e00u16),
+        ("policy_weights.npy", 0x7c00),
+        ("policy_weights.npy", 0xbc00),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let paths = three_shards(dir.path());
+        rewrite_member_behind_a_valid_checksum(&paths[1], member, |bytes| {
+            let last = bytes.len() - 2;
+            bytes[last..].copy_from_slice(&bits.to_le_bytes());
+        });
+        let error = Shard::open(&paths[1]).unwrap_err().to_string();
+        assert!(error.contains("position"), "{member}: {error}");
+        assert_skipped_with_warning(dir.path(), &paths[1]);
+    }
+}

@@ -79,6 +79,51 @@ fn python_reader_agrees_with_rust_reader() {
     assert_eq!(output.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("damaged.npz"), "stderr: {stderr}");
+
+    // A meta member that is not UTF-8 behind a valid checksum, then the damaged file, then the
+    // good one: one error line per bad file, no traceback, and the good file still read.
+    let bad_meta = dir.path().join("bad-meta.npz");
+    let rewrite = r#"
+import hashlib, struct, sys, zipfile
+src, dst = sys.argv[1], sys.argv[2]
+members = {n: zipfile.ZipFile(src).read(n) for n in zipfile.ZipFile(src).namelist()}
+meta = members["meta.npy"]
+start = meta.index(b"\n") + 1
+members["meta.npy"] = meta[:start] + b"\xff\xfe" + meta[start + 2:]
+digest = hashlib.sha256()
+for name in sorted(n for n in members if n != "sha256.npy"):
+    digest.update(name.encode() + b"\0" + struct.pack("<Q", len(members[name])) + members[name])
+members["sha256.npy"] = members["sha256.npy"][:-32] + digest.digest()
+with zipfile.ZipFile(dst, "w", zipfile.ZIP_DEFLATED) as out:
+    for name, data in members.items():
+        out.writestr(name, data)
+"#;
+    let made = Command::new(&python)
+        .args(["-c", rewrite])
+        .arg(&file.path)
+        .arg(&bad_meta)
+        .output()
+        .unwrap();
+    assert!(
+        made.status.success(),
+        "{}",
+        String::from_utf8_lossy(&made.stderr)
+    );
+    let output = Command::new(&python)
+        .arg(&script)
+        .arg(&bad_meta)
+        .arg(&bad)
+        .arg(&file.path)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!stderr.contains("Traceback"), "stderr: {stderr}");
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 2, "stderr: {stderr}");
+    assert!(lines[0].contains("bad-meta.npz") && lines[1].contains("damaged.npz"));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("checksum OK"), "stdout: {stdout}");
 }
 
 #[test]
