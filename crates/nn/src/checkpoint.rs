@@ -87,9 +87,25 @@ impl ModelCard {
                 return incompatible(format!("{what} is {found}, this build uses {expected}"));
             }
         }
+        // The weights sit beside the card: a bare file name, never a path out of the
+        // checkpoint directory (a card from anyone could otherwise name /etc/passwd).
+        let mut components = Path::new(&self.weights_file).components();
+        if !matches!(
+            (components.next(), components.next()),
+            (Some(std::path::Component::Normal(_)), None)
+        ) {
+            return incompatible(format!(
+                "weights_file {:?} is not a file name in the checkpoint directory",
+                self.weights_file
+            ));
+        }
         Ok(())
     }
 }
+
+/// The largest weights file a checkpoint may have (the GPU preset is ~20 MB): a bound on what
+/// hashing and loading read, whatever a card or a link points at.
+pub const MAX_WEIGHTS_BYTES: u64 = 2 << 30;
 
 fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> NnError + '_ {
     move |source| NnError::Io {
@@ -116,9 +132,27 @@ fn commit(tmp: &Path, target: &Path) -> Result<(), NnError> {
     Ok(())
 }
 
+/// SHA-256 of a regular file of at most [`MAX_WEIGHTS_BYTES`], read in blocks (a device such
+/// as /dev/zero behind a link would otherwise be read forever).
 fn sha256_of(path: &Path) -> Result<String, NnError> {
-    let bytes = fs::read(path).map_err(io_error(path))?;
-    Ok(Sha256::digest(&bytes)
+    let metadata = fs::metadata(path).map_err(io_error(path))?;
+    if !metadata.is_file() || metadata.len() > MAX_WEIGHTS_BYTES {
+        return Err(NnError::Checkpoint {
+            path: path.to_path_buf(),
+            reason: format!(
+                "not a regular file of at most {MAX_WEIGHTS_BYTES} bytes (weights file)"
+            ),
+        });
+    }
+    let mut hasher = Sha256::new();
+    let file = File::open(path).map_err(io_error(path))?;
+    std::io::copy(
+        &mut std::io::Read::take(file, MAX_WEIGHTS_BYTES + 1),
+        &mut hasher,
+    )
+    .map_err(io_error(path))?;
+    Ok(hasher
+        .finalize()
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect())
@@ -139,6 +173,8 @@ pub enum CheckpointPathError {
     Missing(PathBuf),
     #[error("{0}: no model card (*.json) in this checkpoint directory")]
     NoCard(PathBuf),
+    #[error("{reason}")]
+    Unreadable { reason: String },
     #[error("{dir}: several model cards, name one: {cards:?}")]
     Ambiguous { dir: PathBuf, cards: Vec<PathBuf> },
 }
@@ -155,8 +191,12 @@ pub fn resolve_card(path: &Path) -> Result<PathBuf, CheckpointPathError> {
         return Err(CheckpointPathError::Missing(path.to_path_buf()));
     }
     let preferred = path.join("model.json");
-    if preferred.is_file() && read_card(&preferred).is_ok() {
-        return Ok(preferred);
+    let mut preferred_error = None;
+    if preferred.is_file() {
+        match read_card(&preferred) {
+            Ok(_) => return Ok(preferred),
+            Err(error) => preferred_error = Some(error),
+        }
     }
     let mut cards: Vec<PathBuf> = std::fs::read_dir(path)
         .map_err(|_| CheckpointPathError::Missing(path.to_path_buf()))?
@@ -165,7 +205,13 @@ pub fn resolve_card(path: &Path) -> Result<PathBuf, CheckpointPathError> {
         .collect();
     cards.sort();
     match cards.len() {
-        0 => Err(CheckpointPathError::NoCard(path.to_path_buf())),
+        // A damaged `model.json` says what is wrong with it rather than "no model card".
+        0 => Err(match preferred_error {
+            Some(error) => CheckpointPathError::Unreadable {
+                reason: error.to_string(),
+            },
+            None => CheckpointPathError::NoCard(path.to_path_buf()),
+        }),
         1 => Ok(cards.remove(0)),
         _ => Err(CheckpointPathError::Ambiguous {
             dir: path.to_path_buf(),
@@ -245,6 +291,17 @@ pub fn save(
 
 /// Reads and checks a card without loading the weights.
 pub fn read_card(card_path: &Path) -> Result<ModelCard, NnError> {
+    // Cards are a few hundred bytes; never read a device or a huge file whole.
+    const MAX_CARD_BYTES: u64 = 1 << 20;
+    let metadata = fs::metadata(card_path).map_err(io_error(card_path))?;
+    if !metadata.is_file() || metadata.len() > MAX_CARD_BYTES {
+        return Err(NnError::Checkpoint {
+            path: card_path.to_path_buf(),
+            reason: format!(
+                "not a model card: not a regular file of at most {MAX_CARD_BYTES} bytes"
+            ),
+        });
+    }
     let text = fs::read_to_string(card_path).map_err(io_error(card_path))?;
     let card: ModelCard = serde_json::from_str(&text).map_err(|e| NnError::Checkpoint {
         path: card_path.to_path_buf(),
@@ -268,6 +325,18 @@ pub fn load(card_path: &Path, device: Device) -> Result<(Model, ModelCard), NnEr
         .unwrap_or(Path::new("."))
         .join(&card.weights_file);
     let hash = sha256_of(&weights_path)?;
+    // float32 weights: a file smaller than the architecture's weights cannot hold them, and
+    // building the network first would allocate whatever the card asks for.
+    let file_size = fs::metadata(&weights_path)
+        .map_err(io_error(&weights_path))?
+        .len();
+    let needed = 4 * card.architecture.parameter_lower_bound();
+    if needed > file_size {
+        return Err(incompatible(format!(
+            "the architecture needs at least {needed} bytes of weights, {} holds {file_size}",
+            weights_path.display()
+        )));
+    }
     if hash != card.weights_sha256 {
         return Err(incompatible(format!(
             "{} has SHA-256 {hash}, the card expects {}",

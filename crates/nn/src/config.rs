@@ -12,6 +12,13 @@ use std::str::FromStr;
 use crate::error::NnError;
 use crate::hardware;
 
+/// Most residual blocks a model may have (KataGo's largest networks have 60).
+pub const MAX_BLOCKS: usize = 64;
+/// Most channels of the trunk or of a head (KataGo's largest trunk has 768): 64 blocks of
+/// 1,024 channels would still be 4.8 GB of float32 weights, so the bound keeps a hostile card
+/// from asking for much more than a real network.
+pub const MAX_WIDTH: usize = 1024;
+
 /// Shape of the residual network. Serialised into every checkpoint's model card.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -118,6 +125,15 @@ impl ModelConfig {
         reading(self) == reading(other)
     }
 
+    /// A lower bound of the network's parameter count (its residual convolutions and the
+    /// policy output), computed without building it: a checkpoint whose weights file is too
+    /// small for it is refused before anything is allocated.
+    pub fn parameter_lower_bound(&self) -> u64 {
+        let (blocks, c) = (self.blocks as u64, self.channels as u64);
+        blocks * 2 * 9 * c * c
+            + crate::move_encoding::POLICY_PLANES as u64 * self.policy_channels as u64
+    }
+
     /// Whether block `index` (0-based) is a global pooling block.
     pub fn is_global_pool_block(&self, index: usize) -> bool {
         self.global_pool_every > 0 && (index + 1).is_multiple_of(self.global_pool_every)
@@ -129,6 +145,19 @@ impl ModelConfig {
         let bad = |why: String| Err(NnError::InvalidConfig(why));
         if self.blocks == 0 || self.channels == 0 {
             return bad("blocks and channels must be positive".into());
+        }
+        // Upper bounds before anything is allocated: a model card from anyone is read
+        // through this (100,000 channels asked libtorch for 360 GB and aborted the process).
+        for (what, value, limit) in [
+            ("blocks", self.blocks, MAX_BLOCKS),
+            ("channels", self.channels, MAX_WIDTH),
+            ("policy_channels", self.policy_channels, MAX_WIDTH),
+            ("value_channels", self.value_channels, MAX_WIDTH),
+            ("value_hidden", self.value_hidden, MAX_WIDTH),
+        ] {
+            if value > limit {
+                return bad(format!("{what} must be at most {limit}, not {value}"));
+            }
         }
         if self.stem_kernel != 1 && self.stem_kernel != 3 && self.stem_kernel != 5 {
             return bad(format!(

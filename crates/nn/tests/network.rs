@@ -420,6 +420,12 @@ fn a_checkpoint_argument_resolves_to_its_model_card() {
         resolve_card(&dir.path().join("nope")),
         Err(CheckpointPathError::Missing(_))
     ));
+    // A damaged model.json, alone in its directory, says what is wrong with it.
+    let damaged = dir.path().join("step-000000009");
+    std::fs::create_dir_all(&damaged).unwrap();
+    std::fs::write(damaged.join("model.json"), "{\"format\": 3").unwrap();
+    let err = resolve_card(&damaged).unwrap_err().to_string();
+    assert!(err.contains("unreadable model card"), "{err}");
 }
 
 /// How the search reads the value travels with the checkpoint, and a run may change it
@@ -457,4 +463,52 @@ fn the_material_utility_travels_with_the_checkpoint() {
     std::fs::write(&card_path, hostile).unwrap();
     let err = checkpoint::load(&card_path, Device::Cpu).unwrap_err();
     assert!(err.to_string().contains("material_utility"), "{err}");
+}
+
+/// A model card is input from anyone: sizes beyond any real network, a weights file outside
+/// the checkpoint directory, a device behind a link, or an architecture its weights file is too
+/// small for are refused with an error before anything large is allocated or read.
+#[test]
+fn hostile_model_cards_are_refused_before_allocating() {
+    let dir = tempfile::tempdir().unwrap();
+    let card_path = dir.path().join("model.json");
+    let model = Model::new(&ModelConfig::tiny(), Device::Cpu).unwrap();
+    checkpoint::save(&model, &card_path, 3, serde_json::json!({})).unwrap();
+    let text = std::fs::read_to_string(&card_path).unwrap();
+    let card: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let refused = |edit: &dyn Fn(&mut serde_json::Value), expected: &str| {
+        let mut hostile = card.clone();
+        edit(&mut hostile);
+        std::fs::write(&card_path, serde_json::to_string(&hostile).unwrap()).unwrap();
+        let err = checkpoint::load(&card_path, Device::Cpu)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains(expected), "expected {expected:?} in: {err}");
+    };
+    refused(
+        &|c| c["architecture"]["channels"] = 100_000.into(),
+        "channels",
+    );
+    refused(&|c| c["architecture"]["blocks"] = 100_000.into(), "blocks");
+    // Within the bounds, but far more than the weights file holds.
+    refused(
+        &|c| c["architecture"]["channels"] = 1024.into(),
+        "needs at least",
+    );
+    refused(
+        &|c| c["weights_file"] = "/etc/passwd".into(),
+        "not a file name",
+    );
+    refused(
+        &|c| c["weights_file"] = "../model.safetensors".into(),
+        "not a file name",
+    );
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink("/dev/zero", dir.path().join("zero")).unwrap();
+        refused(&|c| c["weights_file"] = "zero".into(), "regular file");
+    }
+    // The untouched card still loads.
+    std::fs::write(&card_path, &text).unwrap();
+    checkpoint::load(&card_path, Device::Cpu).unwrap();
 }
