@@ -181,6 +181,23 @@ fn bad_input_fails_cleanly() {
     );
     let out = koshogi(&["moves"]);
     assert!(!out.status.success());
+    // An endless file is refused after a bounded read, not read into memory.
+    #[cfg(unix)]
+    assert_clean_failure(
+        &koshogi(&["show", "--game", "/dev/zero", "--ply", "0"]),
+        "not a game record",
+    );
+    // A garbage record is quoted, not echoed whole.
+    let dir = tempfile::tempdir().unwrap();
+    let garbage = dir.path().join("garbage.txt");
+    std::fs::write(&garbage, "Q".repeat(1_000_000)).unwrap();
+    let out = koshogi(&["show", "--game", garbage.to_str().unwrap(), "--ply", "0"]);
+    assert_clean_failure(&out, "move 1");
+    assert!(
+        out.stderr.len() < 2_000,
+        "{} bytes of error",
+        out.stderr.len()
+    );
 }
 
 #[test]

@@ -63,3 +63,42 @@ fn the_page_and_the_api_are_served_on_a_free_port() {
     let (status, _) = http(&address, "DELETE", "/api/games", None);
     assert_eq!(status, 405);
 }
+
+/// Requests another web site could make the user's browser send are refused, and the server
+/// goes on answering its own page.
+#[test]
+fn cross_site_and_rebinding_requests_are_refused() {
+    use std::io::{Read, Write};
+    let dir = tempfile::tempdir().unwrap();
+    write_run(dir.path());
+    let server = Server::start(dir.path());
+    let address = server.address();
+    let status_of = |request: String| -> u16 {
+        let mut stream = std::net::TcpStream::connect(&address).unwrap();
+        stream
+            .set_read_timeout(Some(std::time::Duration::from_secs(30)))
+            .unwrap();
+        stream.write_all(request.as_bytes()).unwrap();
+        let mut reply = Vec::new();
+        let _ = stream.read_to_end(&mut reply);
+        let reply = String::from_utf8_lossy(&reply);
+        reply
+            .split_whitespace()
+            .nth(1)
+            .and_then(|s| s.parse().ok())
+            .unwrap_or_else(|| panic!("no status in {reply:?}"))
+    };
+    let rebinding =
+        "GET /api/games HTTP/1.1\r\nHost: evil.example:80\r\nConnection: close\r\n\r\n".to_string();
+    assert_eq!(status_of(rebinding), 403);
+    let plain = format!(
+        "POST /api/play/new HTTP/1.1\r\nHost: {address}\r\nContent-Type: text/plain\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{{}}"
+    );
+    assert_eq!(status_of(plain), 415);
+    let cross = format!(
+        "POST /api/play/new HTTP/1.1\r\nHost: {address}\r\nOrigin: http://evil.example\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{{}}"
+    );
+    assert_eq!(status_of(cross), 403);
+    let (status, _) = http(&address, "GET", "/api/games", None);
+    assert_eq!(status, 200);
+}

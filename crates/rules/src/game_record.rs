@@ -20,7 +20,7 @@
 
 use std::fmt::Write as _;
 
-use crate::notation::{format_hodges, parse_move, NotationError};
+use crate::notation::{excerpt, format_hodges, parse_move, NotationError};
 use crate::{
     Color, DrawReason, Game, KsfenError, Move, Outcome, Position, RulesOptions, WinReason,
 };
@@ -120,6 +120,27 @@ pub enum RecordError {
     BadResult(String),
 }
 
+/// The largest record file [`read_record_file`] reads: a 1,000-ply game is about 20 KB, so
+/// anything near this is not a game record (and is not read whole).
+pub const MAX_RECORD_BYTES: u64 = 8 << 20;
+
+/// The text of a record file of at most [`MAX_RECORD_BYTES`] (read through a bound, so a
+/// device or a huge file is refused rather than read into memory).
+pub fn read_record_file(path: &std::path::Path) -> std::io::Result<String> {
+    use std::io::Read;
+    let mut text = String::new();
+    std::fs::File::open(path)?
+        .take(MAX_RECORD_BYTES + 1)
+        .read_to_string(&mut text)?;
+    if text.len() as u64 > MAX_RECORD_BYTES {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("over {MAX_RECORD_BYTES} bytes: not a game record"),
+        ));
+    }
+    Ok(text)
+}
+
 impl GameRecord {
     /// Replays the record into a [`Game`] (all moves, or the first `plies`).
     pub fn replay(&self, options: RulesOptions, plies: Option<usize>) -> Result<Game, RecordError> {
@@ -208,7 +229,7 @@ impl GameRecord {
             if line.starts_with('[') {
                 let (name, value) = parse_tag(line).ok_or_else(|| RecordError::BadTag {
                     line: index + 1,
-                    text: line.into(),
+                    text: excerpt(line),
                 })?;
                 match name {
                     "Start" => start = Position::from_ksfen(value)?,
@@ -237,12 +258,12 @@ impl GameRecord {
             if game.outcome().is_some() {
                 return Err(RecordError::MoveAfterEnd {
                     number,
-                    text: token,
+                    text: excerpt(&token),
                 });
             }
             let mv = parse_move(&game, &token).map_err(|source| RecordError::BadMove {
                 number,
-                text: token.clone(),
+                text: excerpt(&token),
                 source,
             })?;
             game.play(mv);
@@ -262,7 +283,7 @@ impl GameRecord {
                 winner: None,
                 termination,
             }),
-            Some(other) => return Err(RecordError::BadResult(other.into())),
+            Some(other) => return Err(RecordError::BadResult(excerpt(other))),
         };
         Ok(GameRecord {
             tags,

@@ -21,7 +21,7 @@ pub fn list(app: &App) -> Result<Value, ApiError> {
 /// Reads and replays a record named by the page.
 pub(crate) fn load_record(app: &App, name: &str) -> Result<GameRecord, ApiError> {
     let path = app.run.game_path(name)?;
-    let text = std::fs::read_to_string(&path)
+    let text = koshogi_rules::game_record::read_record_file(&path)
         .map_err(|e| ApiError::internal(format!("reading {name}: {e}")))?;
     GameRecord::parse(&text, app.rules)
         .map_err(|e| ApiError::internal(format!("{name} is not a readable game record: {e}")))

@@ -101,6 +101,11 @@ impl RunDir {
             if !is_plain_component(&file_name) {
                 continue;
             }
+            // Links are not followed: one could lead out of the run (`game_path` refuses
+            // them too, so a listed name is always one that can be opened).
+            if entry.file_type().map_or(true, |t| t.is_symlink()) {
+                continue;
+            }
             let path = entry.path();
             let name = format!("{prefix}/{file_name}");
             if path.is_dir() && depth > 1 {
@@ -221,7 +226,9 @@ fn read_header_tags(path: &Path) -> Vec<(String, String)> {
         return Vec::new();
     };
     let mut tags = Vec::new();
-    for line in std::io::BufReader::new(file).lines().map_while(Result::ok) {
+    // Tags open a record: the first 64 KB hold them (a huge or endless file is not read).
+    let head = std::io::Read::take(file, 64 * 1024);
+    for line in std::io::BufReader::new(head).lines().map_while(Result::ok) {
         let line = line.trim();
         if line.is_empty() || line.starts_with(';') {
             if tags.is_empty() {
@@ -328,6 +335,8 @@ mod tests {
         )
         .unwrap();
         assert_eq!(run.game_path("games/link.txt").unwrap_err().status, 400);
+        // Nor is it listed, with the tags of a file outside the run.
+        assert!(run.list_games().iter().all(|g| g.name != "games/link.txt"));
     }
 
     #[test]

@@ -47,7 +47,7 @@ impl RunningServer {
                 .name(format!("koshogi-serve-http-{index}"))
                 .spawn(move || {
                     while let Ok(request) = server.recv() {
-                        answer(&app, request);
+                        answer(&app, address, request);
                     }
                 })
                 .map_err(|e| ServeError::Worker(e.to_string()))?;
@@ -86,19 +86,108 @@ impl RunningServer {
     }
 }
 
-fn answer(app: &App, mut request: tiny_http::Request) {
+/// Refuses requests another web site could have made the user's browser send: a `Host` that
+/// is not this server's (DNS rebinding: a hostile name resolving to 127.0.0.1 reads run data
+/// under its own origin), a POST from another `Origin`, or a POST whose body is not declared
+/// JSON (a cross-site form can send `text/plain` without asking the server first).
+fn foreign_request(
+    bound: SocketAddr,
+    method: Method,
+    header: impl Fn(&'static str) -> Option<String>,
+) -> Option<ApiError> {
+    let forbidden = |message: String| {
+        Some(ApiError {
+            status: 403,
+            message,
+        })
+    };
+    let host = header("Host");
+    if let Some(allowed) = allowed_hosts(bound) {
+        match &host {
+            Some(host) if allowed.iter().any(|a| a.eq_ignore_ascii_case(host)) => {}
+            Some(host) => {
+                return forbidden(format!(
+                    "Host {:?} is not this server's",
+                    crate::error::excerpt(host)
+                ))
+            }
+            None => return forbidden("no Host header".into()),
+        }
+    }
+    if method != Method::Post {
+        return None;
+    }
+    if let (Some(origin), Some(host)) = (header("Origin"), &host) {
+        if !origin.eq_ignore_ascii_case(&format!("http://{host}")) {
+            return forbidden(format!(
+                "cross-origin request from {:?}",
+                crate::error::excerpt(&origin)
+            ));
+        }
+    }
+    let json = header("Content-Type").is_some_and(|t| {
+        t.split(';')
+            .next()
+            .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/json"))
+    });
+    if !json {
+        return Some(ApiError {
+            status: 415,
+            message: "a POST body must be sent as Content-Type: application/json".into(),
+        });
+    }
+    None
+}
+
+/// The `Host` values a browser sends to this server, or `None` when it listens on every
+/// address (then any name may reach it, and the user chose that with `--bind`).
+fn allowed_hosts(bound: SocketAddr) -> Option<Vec<String>> {
+    let ip = bound.ip();
+    if ip.is_unspecified() {
+        return None;
+    }
+    let port = bound.port();
+    let mut hosts = vec![bound.to_string()];
+    if ip.is_loopback() {
+        hosts.extend([
+            format!("localhost:{port}"),
+            format!("127.0.0.1:{port}"),
+            format!("[::1]:{port}"),
+        ]);
+    }
+    if port == 80 {
+        hosts.push(match ip {
+            IpAddr::V4(v4) => v4.to_string(),
+            IpAddr::V6(v6) => format!("[{v6}]"),
+        });
+    }
+    Some(hosts)
+}
+
+fn answer(app: &App, bound: SocketAddr, mut request: tiny_http::Request) {
     let method = match request.method() {
         tiny_http::Method::Get | tiny_http::Method::Head => Method::Get,
         tiny_http::Method::Post => Method::Post,
         _ => Method::Other,
     };
     let mut api_request = ApiRequest::new(method, request.url());
+    let foreign = foreign_request(bound, method, |name| {
+        request
+            .headers()
+            .iter()
+            .find(|h| h.field.equiv(name))
+            .map(|h| h.value.as_str().to_string())
+    });
     let mut body = Vec::new();
-    let read = request
-        .as_reader()
-        .take(MAX_BODY_BYTES as u64 + 1)
-        .read_to_end(&mut body);
+    let read = match foreign {
+        Some(_) => Ok(0),
+        None => request
+            .as_reader()
+            .take(MAX_BODY_BYTES as u64 + 1)
+            .read_to_end(&mut body),
+    };
     let response = match read {
+        _ if foreign.is_some() => ApiResponse::error(foreign.as_ref().expect("checked")),
         Err(e) => ApiResponse::error(&ApiError::bad_request(format!("reading the body: {e}"))),
         Ok(_) if body.len() > MAX_BODY_BYTES => ApiResponse::error(&ApiError {
             status: 413,
@@ -136,4 +225,78 @@ fn answer(app: &App, mut request: tiny_http::Request) {
     }
     // A client that went away is nobody's problem.
     let _ = request.respond(reply);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(bound: &str, method: Method, headers: &[(&str, &str)]) -> Option<u16> {
+        let bound: SocketAddr = bound.parse().unwrap();
+        foreign_request(bound, method, |name| {
+            headers
+                .iter()
+                .find(|(n, _)| n.eq_ignore_ascii_case(name))
+                .map(|(_, v)| v.to_string())
+        })
+        .map(|e| e.status)
+    }
+
+    const JSON: (&str, &str) = ("Content-Type", "application/json; charset=utf-8");
+
+    #[test]
+    fn the_page_and_local_clients_are_served() {
+        let local = "127.0.0.1:8610";
+        for host in [
+            "127.0.0.1:8610",
+            "localhost:8610",
+            "LOCALHOST:8610",
+            "[::1]:8610",
+        ] {
+            assert_eq!(check(local, Method::Get, &[("Host", host)]), None, "{host}");
+        }
+        let same_origin = [
+            ("Host", "localhost:8610"),
+            ("Origin", "http://localhost:8610"),
+            JSON,
+        ];
+        assert_eq!(check(local, Method::Post, &same_origin), None);
+        // No Origin (curl, scripts) is fine.
+        assert_eq!(check(local, Method::Post, &[("Host", local), JSON]), None);
+        // Listening everywhere: any name.
+        assert_eq!(
+            check("0.0.0.0:80", Method::Get, &[("Host", "box.lan")]),
+            None
+        );
+    }
+
+    #[test]
+    fn cross_site_and_rebinding_requests_are_refused() {
+        let local = "127.0.0.1:8610";
+        // DNS rebinding: a foreign name that resolves here.
+        assert_eq!(
+            check(local, Method::Get, &[("Host", "evil.example:8610")]),
+            Some(403)
+        );
+        assert_eq!(
+            check(local, Method::Get, &[("Host", "127.0.0.1:9999")]),
+            Some(403)
+        );
+        assert_eq!(check(local, Method::Get, &[]), Some(403));
+        // A POST from another site's page.
+        let cross = [("Host", local), ("Origin", "http://evil.example"), JSON];
+        assert_eq!(check(local, Method::Post, &cross), Some(403));
+        // A form-style body that needs no preflight.
+        let plain = [("Host", local), ("Content-Type", "text/plain")];
+        assert_eq!(check(local, Method::Post, &plain), Some(415));
+        assert_eq!(check(local, Method::Post, &[("Host", local)]), Some(415));
+    }
+
+    #[test]
+    fn error_messages_quote_at_most_an_excerpt() {
+        let long = "x".repeat(1_000_000);
+        let bound: SocketAddr = "127.0.0.1:8610".parse().unwrap();
+        let error = foreign_request(bound, Method::Get, |_| Some(long.clone())).unwrap();
+        assert!(error.message.len() < 200, "{}", error.message.len());
+    }
 }

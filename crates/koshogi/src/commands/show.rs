@@ -58,8 +58,8 @@ fn position_in_record(
     ply: Option<usize>,
     options: &RulesOptions,
 ) -> Result<(Position, Option<(Position, Move)>)> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let text = koshogi_rules::game_record::read_record_file(path)
+        .with_context(|| format!("reading {}", path.display()))?;
     let record = GameRecord::parse(&text, *options)
         .with_context(|| format!("reading the game record {}", path.display()))?;
     if let Some(ply) = ply {

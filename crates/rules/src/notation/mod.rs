@@ -51,10 +51,28 @@ pub enum NotationError {
     Illegal { text: String },
 }
 
+/// The longest move text read: five legs, two shots and a promotion mark take about 40.
+pub const MAX_MOVE_TEXT: usize = 64;
+
+/// What an error may quote of a text from outside: at most 60 characters (with `…` when cut),
+/// so that a garbage line of megabytes is not echoed back whole.
+pub(crate) fn excerpt(text: &str) -> String {
+    match text.char_indices().nth(60) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text.to_string(),
+    }
+}
+
 /// Reads a move in either notation: canonical if the text starts with a digit (an origin point),
 /// Hodges-style otherwise (a piece code or `+`).
 pub fn parse_move(game: &Game, text: &str) -> Result<Move, NotationError> {
     let trimmed = text.trim();
+    if trimmed.len() > MAX_MOVE_TEXT {
+        return Err(NotationError::Syntax {
+            text: excerpt(trimmed),
+            reason: format!("longer than any move ({MAX_MOVE_TEXT} characters at most)"),
+        });
+    }
     match trimmed.chars().next() {
         None => Err(NotationError::Empty),
         Some(c) if c.is_ascii_digit() => {
