@@ -54,20 +54,33 @@ fn three_shards(dir: &Path) -> Vec<PathBuf> {
         .collect()
 }
 
+/// Every member of a shard's zip archive, in archive order, with its bytes.
+fn read_members(path: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut archive = zip::ZipArchive::new(fs::File::open(path).unwrap()).unwrap();
+    (0..archive.len())
+        .map(|i| {
+            let mut entry = archive.by_index(i).unwrap();
+            let mut bytes = Vec::new();
+            entry.read_to_end(&mut bytes).unwrap();
+            (entry.name().to_string(), bytes)
+        })
+        .collect()
+}
+
 /// Rewrites one member of a shard with new contents, keeping the zip itself valid (fresh CRCs),
 /// as a buggy tool or a wrong merge would.
 fn rewrite_member(path: &Path, member: &str, edit: impl Fn(&mut Vec<u8>)) {
-    let mut archive = zip::ZipArchive::new(fs::File::open(path).unwrap()).unwrap();
-    let mut members = Vec::new();
-    for i in 0..archive.len() {
-        let mut entry = archive.by_index(i).unwrap();
-        let mut bytes = Vec::new();
-        entry.read_to_end(&mut bytes).unwrap();
-        if entry.name() == member {
-            edit(&mut bytes);
+    let mut members = read_members(path);
+    for (name, bytes) in &mut members {
+        if name == member {
+            edit(bytes);
         }
-        members.push((entry.name().to_string(), bytes));
     }
+    write_members(path, members);
+}
+
+/// Writes `members` as the shard's zip archive (fresh CRCs).
+fn write_members(path: &Path, members: Vec<(String, Vec<u8>)>) {
     let mut out = zip::ZipWriter::new(fs::File::create(path).unwrap());
     for (name, bytes) in members {
         out.start_file(name, zip::write::SimpleFileOptions::default())
@@ -138,24 +151,9 @@ fn member_changed_behind_the_checksum_is_detected() {
 fn missing_member_is_detected() {
     let dir = tempfile::tempdir().unwrap();
     let paths = three_shards(dir.path());
-    let mut archive = zip::ZipArchive::new(fs::File::open(&paths[1]).unwrap()).unwrap();
-    let mut kept = Vec::new();
-    for i in 0..archive.len() {
-        let mut entry = archive.by_index(i).unwrap();
-        let mut bytes = Vec::new();
-        entry.read_to_end(&mut bytes).unwrap();
-        if entry.name() != "ply.npy" {
-            kept.push((entry.name().to_string(), bytes));
-        }
-    }
-    drop(archive);
-    let mut out = zip::ZipWriter::new(fs::File::create(&paths[1]).unwrap());
-    for (name, bytes) in kept {
-        out.start_file(name, zip::write::SimpleFileOptions::default())
-            .unwrap();
-        out.write_all(&bytes).unwrap();
-    }
-    out.finish().unwrap();
+    let mut members = read_members(&paths[1]);
+    members.retain(|(name, _)| name != "ply.npy");
+    write_members(&paths[1], members);
     assert!(Shard::open(&paths[1]).is_err());
     assert_skipped_with_warning(dir.path(), &paths[1]);
 }
@@ -175,15 +173,7 @@ fn empty_and_garbage_files_are_detected() {
 /// values (or a hostile user) would: the file is consistent, only its targets are wrong.
 fn rewrite_member_behind_a_valid_checksum(path: &Path, member: &str, edit: impl Fn(&mut Vec<u8>)) {
     rewrite_member(path, member, edit);
-    let mut archive = zip::ZipArchive::new(fs::File::open(path).unwrap()).unwrap();
-    let mut members = Vec::new();
-    for i in 0..archive.len() {
-        let mut entry = archive.by_index(i).unwrap();
-        let mut bytes = Vec::new();
-        entry.read_to_end(&mut bytes).unwrap();
-        members.push((entry.name().to_string(), bytes));
-    }
-    drop(archive);
+    let members = read_members(path);
     let checksum = koshogi_replay::format::shard_checksum(
         members.iter().map(|(n, b)| (n.as_str(), b.as_slice())),
     );

@@ -651,10 +651,8 @@ mod tests {
         assert_eq!(value_target(1, 0.0, 0.5, 1.0, 0.5), [0.875, 0.0, 0.125]);
     }
 
-    #[test]
-    fn sampled_value_targets_carry_the_material_outlook() {
-        // Games of random moves lose material; with the outlook at full weight the value
-        // targets must spread beyond the three pure results.
+    /// Two random games of 400 plies in one shard: long enough to lose material.
+    fn long_random_games() -> tempfile::TempDir {
         let dir = tempfile::tempdir().unwrap();
         let options = SyntheticOptions {
             games: 2,
@@ -664,6 +662,14 @@ mod tests {
             ..Default::default()
         };
         write_random_games(dir.path(), &options).unwrap();
+        dir
+    }
+
+    #[test]
+    fn sampled_value_targets_carry_the_material_outlook() {
+        // Games of random moves lose material; with the outlook at full weight the value
+        // targets must spread beyond the three pure results.
+        let dir = long_random_games();
         let mut config = config(64);
         config.outlook_weight = 1.0;
         let mut sampler = Sampler::new(dir.path(), config, SamplerCursor::fresh(3));
@@ -686,15 +692,7 @@ mod tests {
     fn a_relative_material_head_learns_the_change_of_the_balance() {
         // Random games lose material; the same draws under both readings differ by the
         // balance of each sampled position, which the relative target leaves out.
-        let dir = tempfile::tempdir().unwrap();
-        let options = SyntheticOptions {
-            games: 2,
-            max_plies: 400,
-            positions_per_shard: 800,
-            seed: 7,
-            ..Default::default()
-        };
-        write_random_games(dir.path(), &options).unwrap();
+        let dir = long_random_games();
         let targets = |relative: bool| {
             let mut config = config(64);
             config.material_head_target = MaterialHeadTarget::Ahead;
