@@ -63,13 +63,3 @@ impl ApiError {
         }
     }
 }
-
-/// At most the first 80 characters of `text` (with `…` when cut): what an error message may
-/// quote of a request, so that a huge header or body is not echoed back whole.
-pub fn excerpt(text: &str) -> String {
-    const LIMIT: usize = 80;
-    match text.char_indices().nth(LIMIT) {
-        Some((cut, _)) => format!("{}…", &text[..cut]),
-        None => text.to_string(),
-    }
-}

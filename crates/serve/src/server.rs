@@ -108,7 +108,7 @@ fn foreign_request(
             Some(host) => {
                 return forbidden(format!(
                     "Host {:?} is not this server's",
-                    crate::error::excerpt(host)
+                    koshogi_rules::notation::excerpt(host)
                 ))
             }
             None => return forbidden("no Host header".into()),
@@ -121,7 +121,7 @@ fn foreign_request(
         if !origin.eq_ignore_ascii_case(&format!("http://{host}")) {
             return forbidden(format!(
                 "cross-origin request from {:?}",
-                crate::error::excerpt(&origin)
+                koshogi_rules::notation::excerpt(&origin)
             ));
         }
     }

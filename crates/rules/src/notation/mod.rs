@@ -54,9 +54,10 @@ pub enum NotationError {
 /// The longest move text read: five legs, two shots and a promotion mark take about 40.
 pub const MAX_MOVE_TEXT: usize = 64;
 
-/// What an error may quote of a text from outside: at most 60 characters (with `…` when cut),
-/// so that a garbage line of megabytes is not echoed back whole.
-pub(crate) fn excerpt(text: &str) -> String {
+/// What an error may quote of a text from outside (a move, a record line, a request header):
+/// at most 60 characters, with `…` when cut, so that a garbage line of megabytes is not echoed
+/// back whole.
+pub fn excerpt(text: &str) -> String {
     match text.char_indices().nth(60) {
         Some((cut, _)) => format!("{}…", &text[..cut]),
         None => text.to_string(),
