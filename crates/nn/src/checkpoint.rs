@@ -132,18 +132,23 @@ fn commit(tmp: &Path, target: &Path) -> Result<(), NnError> {
     Ok(())
 }
 
+/// Refuses anything but a regular file of at most `max_bytes` (a device behind a link, a
+/// directory, a huge file) before it is read.
+fn check_regular_file(path: &Path, max_bytes: u64, what: &str) -> Result<(), NnError> {
+    let metadata = fs::metadata(path).map_err(io_error(path))?;
+    if !metadata.is_file() || metadata.len() > max_bytes {
+        return Err(NnError::Checkpoint {
+            path: path.to_path_buf(),
+            reason: format!("not a {what}: not a regular file of at most {max_bytes} bytes"),
+        });
+    }
+    Ok(())
+}
+
 /// SHA-256 of a regular file of at most [`MAX_WEIGHTS_BYTES`], read in blocks (a device such
 /// as /dev/zero behind a link would otherwise be read forever).
 fn sha256_of(path: &Path) -> Result<String, NnError> {
-    let metadata = fs::metadata(path).map_err(io_error(path))?;
-    if !metadata.is_file() || metadata.len() > MAX_WEIGHTS_BYTES {
-        return Err(NnError::Checkpoint {
-            path: path.to_path_buf(),
-            reason: format!(
-                "not a regular file of at most {MAX_WEIGHTS_BYTES} bytes (weights file)"
-            ),
-        });
-    }
+    check_regular_file(path, MAX_WEIGHTS_BYTES, "weights file")?;
     let mut hasher = Sha256::new();
     let file = File::open(path).map_err(io_error(path))?;
     std::io::copy(
@@ -293,15 +298,7 @@ pub fn save(
 pub fn read_card(card_path: &Path) -> Result<ModelCard, NnError> {
     // Cards are a few hundred bytes; never read a device or a huge file whole.
     const MAX_CARD_BYTES: u64 = 1 << 20;
-    let metadata = fs::metadata(card_path).map_err(io_error(card_path))?;
-    if !metadata.is_file() || metadata.len() > MAX_CARD_BYTES {
-        return Err(NnError::Checkpoint {
-            path: card_path.to_path_buf(),
-            reason: format!(
-                "not a model card: not a regular file of at most {MAX_CARD_BYTES} bytes"
-            ),
-        });
-    }
+    check_regular_file(card_path, MAX_CARD_BYTES, "model card")?;
     let text = fs::read_to_string(card_path).map_err(io_error(card_path))?;
     let card: ModelCard = serde_json::from_str(&text).map_err(|e| NnError::Checkpoint {
         path: card_path.to_path_buf(),
