@@ -232,6 +232,22 @@ fn run_without_a_configuration_is_a_clear_error() {
 }
 
 #[test]
+fn logs_to_a_file_or_pipe_carry_no_colour_codes() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = write_config(dir.path());
+    let run = dir.path().join("run");
+    let out = Command::new(env!("CARGO_BIN_EXE_koshogi"))
+        .args(["train", "--config", &config, "--run", run.to_str().unwrap()])
+        .args(["--steps", "1"])
+        .env("RUST_LOG", "info")
+        .output()
+        .expect("the koshogi binary runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("INFO"), "no log lines: {err}");
+    assert!(!err.contains('\u{1b}'), "escape codes in: {err}");
+}
+
+#[test]
 fn a_rejected_configuration_is_not_kept_in_the_run_directory() {
     // A configuration that fails validation must not become the run's kept config.toml,
     // or every later `--resume` would fail on it until the file is deleted by hand.
