@@ -8,6 +8,10 @@ use koshogi_rules::notation::format_hodges;
 use koshogi_rules::{Game, RulesOptions};
 
 fn play(args: &[&str], input: &str) -> String {
+    play_bytes(args, input.as_bytes())
+}
+
+fn play_bytes(args: &[&str], input: &[u8]) -> String {
     let mut child = Command::new(env!("CARGO_BIN_EXE_koshogi"))
         .arg("play")
         .args(args)
@@ -16,12 +20,7 @@ fn play(args: &[&str], input: &str) -> String {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
     let output = child.wait_with_output().unwrap();
     assert!(
         output.status.success(),
@@ -75,4 +74,17 @@ fn playing_white_lets_the_engine_open_and_accepts_canonical_notation() {
     );
     assert!(out.contains(&format!("({reply})")), "{out}");
     assert!(!out.contains("illegal move"), "{out}");
+}
+
+#[test]
+fn a_line_that_is_not_utf8_is_refused_and_the_game_goes_on() {
+    let game = Game::new(RulesOptions::default());
+    let legal = game.legal_moves();
+    let hodges = format_hodges(game.position(), &legal, &legal[3]);
+    let mut input = b"\xff\xfe\n".to_vec();
+    input.extend_from_slice(format!("{hodges}\nquit\n").as_bytes());
+    let out = play_bytes(&["--simulations", "4"], &input);
+    assert!(out.contains("not UTF-8"), "{out}");
+    assert!(out.contains(&format!("you play {hodges}")), "{out}");
+    assert!(out.contains("game abandoned"), "{out}");
 }

@@ -83,7 +83,16 @@ pub fn run(args: PlayArgs) -> Result<()> {
                 writeln!(out, "\nend of input; game abandoned")?;
                 return Ok(());
             };
-            let line = line?;
+            // A line that is not UTF-8 (a stray paste, another encoding) is one bad move, not
+            // the end of the game.
+            let line = match line {
+                Ok(line) => line,
+                Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
+                    writeln!(out, "that line is not UTF-8 text; enter a move")?;
+                    continue;
+                }
+                Err(e) => return Err(e.into()),
+            };
             let text = line.trim();
             match text {
                 "" => continue,
