@@ -76,7 +76,9 @@ impl Output {
     }
 }
 
-/// Keeps a message on one protocol line.
+/// Keeps a message on one protocol line of at most 400 characters: an error about a huge
+/// input line quotes part of it, not all of it.
 fn one_line(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
+    let joined = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    koshogi_rules::notation::excerpt_to(&joined, 400)
 }

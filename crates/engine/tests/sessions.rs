@@ -146,6 +146,23 @@ fn garbage_gets_one_error_line_each_and_changes_nothing() {
 }
 
 #[test]
+fn an_error_about_a_huge_line_quotes_only_part_of_it() {
+    let (mut engine, lines) = engine();
+    let huge = format!("position ksfen {}", "x".repeat(1_000_000));
+    let unknown = format!("{} tail", "y".repeat(1_000_000));
+    feed(&mut engine, &[&huge, &unknown]);
+    let output = lines.lines();
+    assert_eq!(errors(&output), 2, "{} lines", output.len());
+    for line in &output {
+        assert!(
+            line.chars().count() < 500,
+            "a {}-character reply",
+            line.len()
+        );
+    }
+}
+
+#[test]
 fn stop_ends_a_long_think_promptly_with_a_move() {
     let (mut engine, lines) = engine();
     let start = Instant::now();

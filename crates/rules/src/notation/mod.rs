@@ -58,7 +58,12 @@ pub const MAX_MOVE_TEXT: usize = 64;
 /// at most 60 characters, with `…` when cut, so that a garbage line of megabytes is not echoed
 /// back whole.
 pub fn excerpt(text: &str) -> String {
-    match text.char_indices().nth(60) {
+    excerpt_to(text, 60)
+}
+
+/// At most `max_chars` characters of `text`, with `…` when cut (see [`excerpt`]).
+pub fn excerpt_to(text: &str, max_chars: usize) -> String {
+    match text.char_indices().nth(max_chars) {
         Some((cut, _)) => format!("{}…", &text[..cut]),
         None => text.to_string(),
     }
