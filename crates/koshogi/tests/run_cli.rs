@@ -37,9 +37,14 @@ keep_last = 10
 "#;
 
 fn koshogi(args: &[&str]) -> Output {
+    koshogi_logging(args, "warn")
+}
+
+/// `koshogi` with its log level (`RUST_LOG`) set to `level`.
+fn koshogi_logging(args: &[&str], level: &str) -> Output {
     Command::new(env!("CARGO_BIN_EXE_koshogi"))
         .args(args)
-        .env("RUST_LOG", "warn")
+        .env("RUST_LOG", level)
         .output()
         .expect("the koshogi binary runs")
 }
@@ -236,12 +241,18 @@ fn logs_to_a_file_or_pipe_carry_no_colour_codes() {
     let dir = tempfile::tempdir().unwrap();
     let config = write_config(dir.path());
     let run = dir.path().join("run");
-    let out = Command::new(env!("CARGO_BIN_EXE_koshogi"))
-        .args(["train", "--config", &config, "--run", run.to_str().unwrap()])
-        .args(["--steps", "1"])
-        .env("RUST_LOG", "info")
-        .output()
-        .expect("the koshogi binary runs");
+    let out = koshogi_logging(
+        &[
+            "train",
+            "--config",
+            &config,
+            "--run",
+            run.to_str().unwrap(),
+            "--steps",
+            "1",
+        ],
+        "info",
+    );
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("INFO"), "no log lines: {err}");
     assert!(!err.contains('\u{1b}'), "escape codes in: {err}");

@@ -6,7 +6,7 @@ mod serve_support;
 
 use std::process::Command;
 
-use serve_support::{http, write_run, Server, RECORD_NAME};
+use serve_support::{http, send_request, write_run, Server, RECORD_NAME};
 
 #[test]
 fn a_missing_run_directory_is_an_error_with_exit_code_1() {
@@ -68,26 +68,11 @@ fn the_page_and_the_api_are_served_on_a_free_port() {
 /// goes on answering its own page.
 #[test]
 fn cross_site_and_rebinding_requests_are_refused() {
-    use std::io::{Read, Write};
     let dir = tempfile::tempdir().unwrap();
     write_run(dir.path());
     let server = Server::start(dir.path());
     let address = server.address();
-    let status_of = |request: String| -> u16 {
-        let mut stream = std::net::TcpStream::connect(&address).unwrap();
-        stream
-            .set_read_timeout(Some(std::time::Duration::from_secs(30)))
-            .unwrap();
-        stream.write_all(request.as_bytes()).unwrap();
-        let mut reply = Vec::new();
-        let _ = stream.read_to_end(&mut reply);
-        let reply = String::from_utf8_lossy(&reply);
-        reply
-            .split_whitespace()
-            .nth(1)
-            .and_then(|s| s.parse().ok())
-            .unwrap_or_else(|| panic!("no status in {reply:?}"))
-    };
+    let status_of = |request: String| send_request(&address, &request).0;
     let rebinding =
         "GET /api/games HTTP/1.1\r\nHost: evil.example:80\r\nConnection: close\r\n\r\n".to_string();
     assert_eq!(status_of(rebinding), 403);

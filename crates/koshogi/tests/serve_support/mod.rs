@@ -139,17 +139,24 @@ impl Drop for Server {
 /// chromedriver's WebDriver endpoint: returns the status and the body. The body ends where
 /// `Content-Length` or the chunked encoding says (chromedriver keeps connections open).
 pub fn http(address: &str, method: &str, path: &str, body: Option<&str>) -> (u16, String) {
+    let body = body.unwrap_or("");
+    let request = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    send_request(address, &request)
+}
+
+/// Sends `request` (a whole HTTP/1.1 request, headers as given) and returns the status and
+/// the body, as [`http`] does.
+pub fn send_request(address: &str, request: &str) -> (u16, String) {
     use std::io::{Read, Write};
     let mut stream = std::net::TcpStream::connect(address)
         .unwrap_or_else(|e| panic!("connecting to {address}: {e}"));
     stream
         .set_read_timeout(Some(Duration::from_secs(120)))
         .unwrap();
-    let body = body.unwrap_or("");
-    let request = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    );
+    let what = request.lines().next().unwrap_or_default().to_string();
     stream.write_all(request.as_bytes()).unwrap();
     let mut raw = Vec::new();
     let mut buffer = [0u8; 16 * 1024];
@@ -172,7 +179,7 @@ pub fn http(address: &str, method: &str, path: &str, body: Option<&str>) -> (u16
         }
         let n = stream
             .read(&mut buffer)
-            .unwrap_or_else(|e| panic!("{method} {path} on {address}: {e}"));
+            .unwrap_or_else(|e| panic!("{what} on {address}: {e}"));
         if n == 0 {
             // Closed without a length: the body is whatever came.
             let split = raw
