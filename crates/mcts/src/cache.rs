@@ -66,6 +66,11 @@ impl EvalCache {
         }
     }
 
+    /// Forgets every entry (the weights that made them were replaced); keeps the counters.
+    pub fn clear(&mut self) {
+        self.slots.iter_mut().for_each(|slot| *slot = None);
+    }
+
     /// Share of lookups that hit.
     pub fn hit_rate(&self) -> f64 {
         let total = self.hits + self.misses;
@@ -95,6 +100,16 @@ mod tests {
         assert!(cache.get(3, 2).is_none(), "evicted by the newer entry");
         assert_eq!(cache.hits, 1);
         assert_eq!(cache.misses, 3);
+    }
+
+    #[test]
+    fn clear_forgets_entries_and_keeps_counters() {
+        let mut cache = EvalCache::new(8);
+        cache.insert(3, &[1.0], Wdl::WIN);
+        assert!(cache.get(3, 1).is_some());
+        cache.clear();
+        assert!(cache.get(3, 1).is_none());
+        assert_eq!((cache.hits, cache.misses), (1, 1));
     }
 
     #[test]

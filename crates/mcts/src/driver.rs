@@ -53,6 +53,8 @@ pub struct SearchDriver<G: SearchGame> {
     eval: EvalThread<G>,
     config: DriverConfig,
     cache: EvalCache,
+    /// The evaluator generation the cache's entries come from (see [`crate::Evaluator::generation`]).
+    cache_generation: u64,
     stats: DriverStats,
     spare_jobs: Vec<EvalJob<G>>,
 }
@@ -64,6 +66,7 @@ impl<G: SearchGame> SearchDriver<G> {
             eval,
             config,
             cache,
+            cache_generation: 0,
             stats: DriverStats::default(),
             spare_jobs: Vec::new(),
         }
@@ -185,6 +188,13 @@ impl<G: SearchGame> SearchDriver<G> {
         F: FnMut(usize, &mut Search<G>),
     {
         std::mem::replace(&mut job.outcome, Ok(()))?;
+        // New weights: what the old ones said must not answer new leaves. A batch still in
+        // flight from the old weights (the other pipeline group) is used but not cached.
+        if job.generation > self.cache_generation {
+            self.cache.clear();
+            self.cache_generation = job.generation;
+        }
+        let cacheable = job.generation == self.cache_generation;
         for ((ticket, request), evaluation) in job
             .batch
             .tickets
@@ -192,8 +202,10 @@ impl<G: SearchGame> SearchDriver<G> {
             .zip(&job.batch.requests)
             .zip(&job.evaluations)
         {
-            self.cache
-                .insert(ticket.hash, &evaluation.priors, evaluation.wdl);
+            if cacheable {
+                self.cache
+                    .insert(ticket.hash, &evaluation.priors, evaluation.wdl);
+            }
             let search = &mut searches[ticket.search as usize];
             search.apply(ticket.slot, &request.moves, evaluation);
         }

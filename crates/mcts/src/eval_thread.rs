@@ -22,6 +22,8 @@ pub struct EvalJob<G: SearchGame> {
     pub outcome: Result<(), EvalError>,
     /// Time the evaluator spent on this batch.
     pub busy: Duration,
+    /// The evaluator's [`Evaluator::generation`] when it answered this batch.
+    pub generation: u64,
 }
 
 impl<G: SearchGame> EvalJob<G> {
@@ -32,6 +34,7 @@ impl<G: SearchGame> EvalJob<G> {
             evaluations: Vec::new(),
             outcome: Ok(()),
             busy: Duration::ZERO,
+            generation: 0,
         }
     }
 }
@@ -74,6 +77,7 @@ impl<G: SearchGame + 'static> EvalThread<G> {
                         .evaluate(&job.batch.requests, &mut job.evaluations)
                         .and_then(|()| validate(&job.batch.requests, &job.evaluations));
                     job.busy = start.elapsed();
+                    job.generation = evaluator.generation();
                     if answer_tx.send(job).is_err() {
                         return;
                     }

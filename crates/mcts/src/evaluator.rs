@@ -49,6 +49,13 @@ pub trait Evaluator<G: SearchGame> {
         requests: &[EvalRequest<G>],
         out: &mut Vec<Evaluation>,
     ) -> Result<(), EvalError>;
+
+    /// Which weights answer now. It grows whenever later answers may differ from earlier ones
+    /// (a newer checkpoint was loaded), so that the driver drops the evaluations it cached
+    /// from the old weights instead of mixing them into new searches. Fixed evaluators keep 0.
+    fn generation(&self) -> u64 {
+        0
+    }
 }
 
 /// Uniform priors and a constant value: the "knows nothing" evaluator for tests of the search

@@ -253,3 +253,76 @@ fn run_with_restarts_searches_and_plays_whole_games() {
         "identical openings should hit the cache"
     );
 }
+
+/// Answers every position with one value until `switched` is set, then with another, and says
+/// so through its generation (as a self-play evaluator does when it loads a new checkpoint).
+struct SwitchingEvaluator {
+    switched: std::sync::Arc<std::sync::atomic::AtomicBool>,
+}
+
+impl SwitchingEvaluator {
+    fn is_switched(&self) -> bool {
+        self.switched.load(std::sync::atomic::Ordering::SeqCst)
+    }
+}
+
+impl Evaluator<TicTacToe> for SwitchingEvaluator {
+    fn evaluate(
+        &mut self,
+        requests: &[EvalRequest<TicTacToe>],
+        out: &mut Vec<Evaluation>,
+    ) -> Result<(), EvalError> {
+        let wdl = if self.is_switched() {
+            koshogi_mcts::Wdl::from_scalar(-0.5)
+        } else {
+            koshogi_mcts::Wdl::from_scalar(0.5)
+        };
+        out.extend(requests.iter().map(|r| Evaluation {
+            priors: vec![1.0; r.moves.len()],
+            wdl,
+        }));
+        Ok(())
+    }
+
+    fn generation(&self) -> u64 {
+        u64::from(self.is_switched())
+    }
+}
+
+#[test]
+fn new_weights_are_not_answered_from_the_old_weights_cache() {
+    let search_root_value = |driver: &mut SearchDriver<TicTacToe>, game: TicTacToe| {
+        let mut searches = vec![Search::new(game, config(Algorithm::Gumbel, 16), 7)];
+        searches[0].start().unwrap();
+        driver.run(&mut searches).unwrap();
+        searches[0].result().unwrap().root_value()
+    };
+    let spawn = |switched: bool| {
+        let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(switched));
+        let thread = EvalThread::spawn({
+            let flag = flag.clone();
+            move || Ok(SwitchingEvaluator { switched: flag })
+        })
+        .unwrap();
+        (SearchDriver::new(thread, DriverConfig::default()), flag)
+    };
+    let (mut fresh, _) = spawn(true);
+    let expected = search_root_value(&mut fresh, TicTacToe::default());
+
+    let (mut driver, flag) = spawn(false);
+    let before = search_root_value(&mut driver, TicTacToe::default());
+    flag.store(true, std::sync::atomic::Ordering::SeqCst);
+    // The driver learns of new weights from their first answers (a checkpoint is loaded
+    // inside an evaluation call), so leaves collected for that batch may still hit old
+    // entries; every search after it must see only the new weights.
+    search_root_value(&mut driver, TicTacToe::from_diagram("..X ... ...").unwrap());
+    let after = search_root_value(&mut driver, TicTacToe::default());
+    assert!(
+        (before - expected).abs() > 0.1,
+        "the test needs the two weights to disagree"
+    );
+    assert_eq!(
+        after, expected,
+        "after the switch the search saw the old weights' cached values"
+    );
+}

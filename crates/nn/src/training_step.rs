@@ -315,7 +315,11 @@ pub fn compute_losses(
         &batch.policy_rest,
     );
     let n = batch.len() as f64;
-    let policy = (per_sample_policy * &batch.policy_weight).sum(Kind::Float) / n;
+    // The mean over the rows that have a policy target: with playout cap randomisation most
+    // rows have none, and dividing by the whole batch would weigh the policy at the share of
+    // full searches (a quarter of the value's weight in cpu.toml) whatever `weights.policy` says.
+    let policy_rows = batch.policy_weight.sum(Kind::Float).clamp_min(1.0);
+    let policy = (per_sample_policy * &batch.policy_weight).sum(Kind::Float) / policy_rows;
     let log_wdl = wdl_logits.log_softmax(-1, Kind::Float);
     let value = -(&batch.wdl * log_wdl).sum(Kind::Float) / n;
     let moves_left = output.moves_left.to_kind(Kind::Float).huber_loss(

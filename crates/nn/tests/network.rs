@@ -234,6 +234,51 @@ fn checkpoints_round_trip_and_reject_mismatches() {
 }
 
 #[test]
+fn the_policy_loss_is_the_mean_over_rows_with_a_policy_target() {
+    tch::manual_seed(3);
+    let model = Model::new(&ModelConfig::tiny(), Device::Cpu).unwrap();
+    let options = RulesOptions::default();
+    let mut features = vec![0f32; FEATURE_LEN];
+    let mut legs: Vec<MoveLegs> = Vec::new();
+    let policy = [(0u32, 0.5f32), (3, 0.5)];
+    let mut policy_loss = |policy_weights: &[f32]| {
+        let mut builder = TrainingBatchBuilder::new();
+        for (&weight, (position, moves)) in policy_weights
+            .iter()
+            .zip(positions(policy_weights.len()).iter())
+        {
+            encode_position(
+                &FeatureInput::from_position(position, &options),
+                &mut features,
+            )
+            .unwrap();
+            encode_moves(position, moves, &mut legs).unwrap();
+            let targets = SampleTargets {
+                policy: &policy,
+                policy_weight: weight,
+                wdl: [0.0, 1.0, 0.0],
+                moves_left: 100.0,
+                material: 0.0,
+            };
+            builder.push(&features, &legs, &targets).unwrap();
+        }
+        let batch = builder.build(Device::Cpu);
+        let losses = compute_losses(&model.network, &batch, &LossWeights::default()).unwrap();
+        losses.policy.double_value(&[])
+    };
+    // The same first row, alone or among three rows without a policy target (cheap searches):
+    // those must not dilute it.
+    let alone = policy_loss(&[1.0]);
+    let among_cheap_rows = policy_loss(&[1.0, 0.0, 0.0, 0.0]);
+    assert!(alone > 1.0, "{alone}");
+    assert!(
+        (alone - among_cheap_rows).abs() < 1e-4 * alone,
+        "{alone} vs {among_cheap_rows}"
+    );
+    assert_eq!(policy_loss(&[0.0, 0.0]), 0.0);
+}
+
+#[test]
 fn a_few_training_steps_lower_the_loss_on_a_fixed_batch() {
     tch::set_num_threads(1);
     tch::manual_seed(6);

@@ -32,6 +32,8 @@ pub struct CheckpointFollowingEvaluator {
     /// This evaluator's slot in `signals` (its worker).
     worker: usize,
     loaded_step: Option<u64>,
+    /// How many checkpoints were loaded: the [`Evaluator::generation`] of the answers.
+    loads: u64,
     gated: bool,
     /// The material bootstrap: its schedule and the piece values (None = off).
     material: Option<(SelfplayConfig, MaterialEvaluator)>,
@@ -60,6 +62,7 @@ impl CheckpointFollowingEvaluator {
             signals,
             worker,
             loaded_step: None,
+            loads: 0,
             gated,
             material: None,
         };
@@ -92,6 +95,7 @@ impl CheckpointFollowingEvaluator {
             Ok((model, _card)) => {
                 self.inner = NetworkEvaluator::new(model);
                 self.loaded_step = Some(step);
+                self.loads += 1;
                 self.signals.publish_step(self.worker, step);
                 tracing::info!("self-play now plays checkpoint step {step}");
             }
@@ -134,5 +138,9 @@ impl Evaluator<Game> for CheckpointFollowingEvaluator {
             blend_material_value(material, requests, &mut out[first..], weight);
         }
         Ok(())
+    }
+
+    fn generation(&self) -> u64 {
+        self.loads
     }
 }

@@ -32,6 +32,10 @@ impl<E: Evaluator<Game>> Evaluator<Game> for CountingEvaluator<E> {
         });
         Ok(())
     }
+
+    fn generation(&self) -> u64 {
+        self.inner.generation()
+    }
 }
 
 /// Runs `ctx.config.workers` workers to completion. `make_evaluator(worker)` builds worker
