@@ -12,6 +12,8 @@ pub enum ServeError {
     Bind { address: String, message: String },
     #[error("cannot start the network thread: {0}")]
     Worker(String),
+    #[error("cannot start the HTTP server: {0}")]
+    Http(String),
 }
 
 /// A request that cannot be answered; `status` is the HTTP status to reply with.

@@ -1,13 +1,13 @@
 //! koshogi-serve: the web viewer of a run directory (`koshogi serve --run DIR`).
 //!
-//! A local page, served by a small synchronous HTTP server with its assets compiled into the
-//! binary (nothing is downloaded), to look at what a run is doing: browse its game records move
-//! by move, see what a checkpoint's network thinks of a position (top moves drawn on the board,
-//! win/draw/loss), play a game against a checkpoint by clicking, and glance at the loss and Elo
-//! curves. docs/viewer.md describes the pages and the JSON API.
+//! A local page, served by a small HTTP server (hyper; synchronous handlers on a few threads)
+//! with its assets compiled into the binary (nothing is downloaded), to look at what a run is
+//! doing: browse its game records move by move, see what a checkpoint's network thinks of a
+//! position (top moves drawn on the board, win/draw/loss), play a game against a checkpoint by
+//! clicking, and glance at the loss and Elo curves. docs/viewer.md describes the pages and the JSON API.
 //!
-//! * [`server`]: the HTTP transport — binding, request threads, conversion to and from the
-//!   types of [`api`].
+//! * [`server`]: the HTTP transport — binding, request threads, size limits and deadlines,
+//!   conversion to and from the types of [`api`].
 //! * [`api`]: the transport-free request/response types and [`App`], the shared state with the
 //!   route table (so every handler is tested without sockets); errors become JSON.
 //! * [`run_dir`]: the run's files: game records and checkpoints, names checked against escapes.
