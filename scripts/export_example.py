@@ -28,6 +28,9 @@ def load_export(export_dir):
         card = json.load(f)
     if card.get("format") != "koshogi-export":
         sys.exit(f"{export_dir}: not a koshogi export (format {card.get('format')!r})")
+    if not card.get("torchscript_file"):
+        sys.exit(f"{export_dir}: this export has no TorchScript module (made with --format onnx); "
+                 "export again with --format torchscript, or use python/koshogi_zero")
     module = torch.jit.load(os.path.join(export_dir, card["torchscript_file"]), map_location="cpu")
     module.eval()
     return card, module

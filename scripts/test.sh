@@ -15,5 +15,8 @@ cargo clippy --workspace --all-targets -- -D warnings
 # The web viewer's end-to-end test drives headless Chromium (installed here when missing).
 echo "== scripts/setup-chromium.sh"
 bash "$repo_root/scripts/setup-chromium.sh"
+# python/ (the network's PyTorch twin, ONNX export) is tested with onnx and onnxruntime.
+echo "== scripts/setup-python.sh"
+bash "$repo_root/scripts/setup-python.sh" >/dev/null
 echo "== cargo test"
 cargo test --workspace

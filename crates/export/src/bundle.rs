@@ -1,13 +1,17 @@
 //! `koshogi export`: a checkpoint turned into files any PyTorch client can use.
 //!
 //! The export directory holds
-//! * `model.pt` — the TorchScript module ([`crate::torchscript`]; output order documented there
-//!   and in the card),
 //! * `model.safetensors` — the float32 weights under the Rust model's tensor names,
+//! * `model.pt` — the TorchScript module ([`crate::torchscript`]; output order documented there
+//!   and in the card), unless only ONNX was asked for,
+//! * `model.onnx` — with [`ExportOptions::onnx`]: the ONNX graph with four named outputs
+//!   ([`crate::onnx`], made by the Python twin of the network),
 //! * `model-card.json` — an [`ExportCard`]: what the files are and how to feed and read them.
 //!
 //! Every file is written atomically (temporary file in the same directory, fsync, rename), the
-//! card last, so a card never describes files that are not complete.
+//! card after the files it names, so a card never describes files that are not complete (with
+//! ONNX the card is written twice: before the Python exporter reads the export, and with the
+//! `onnx` section once `model.onnx` is there).
 
 use std::path::{Path, PathBuf};
 
@@ -20,6 +24,7 @@ use sha2::{Digest, Sha256};
 
 use crate::error::ExportError;
 use crate::npy::write_atomic;
+use crate::onnx::{OnnxSpec, ONNX_FILE};
 use crate::torchscript::{self, METHOD, OUTPUT_NAMES, OUTPUT_WIDTHS, PACKED_WIDTH, TRACE_DEVICE};
 
 /// The `format` field of every export card.
@@ -52,8 +57,11 @@ pub struct PlaneGroup {
 pub struct ExportCard {
     pub format: String,
     pub format_version: u32,
-    pub torchscript_file: String,
-    pub torchscript_method: String,
+    /// The TorchScript module (absent when the export was made with ONNX only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub torchscript_file: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub torchscript_method: Option<String>,
     pub weights_file: String,
     pub weights_sha256: String,
     pub inputs: Vec<TensorSpec>,
@@ -71,12 +79,36 @@ pub struct ExportCard {
     pub versions: serde_json::Value,
     /// SHA-256 of the checkpoint weights this export was made from (when made from one).
     pub source_weights_sha256: Option<String>,
+    /// The ONNX graph, when exported with it: file, opset, named outputs, the export-time check.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub onnx: Option<OnnxSpec>,
+}
+
+/// Which model files an export writes besides the weights and the card.
+#[derive(Clone, Debug)]
+pub struct ExportOptions {
+    /// `model.pt`, the traced TorchScript module.
+    pub torchscript: bool,
+    /// `model.onnx`, made by the Python twin in this Python environment
+    /// ([`crate::onnx::project_python`]).
+    pub onnx: Option<PathBuf>,
+}
+
+impl Default for ExportOptions {
+    /// TorchScript only (what `koshogi export` writes without `--format`).
+    fn default() -> Self {
+        ExportOptions {
+            torchscript: true,
+            onnx: None,
+        }
+    }
 }
 
 /// What [`export_checkpoint`] wrote.
 #[derive(Clone, Debug)]
 pub struct ExportSummary {
-    pub torchscript: PathBuf,
+    pub torchscript: Option<PathBuf>,
+    pub onnx: Option<PathBuf>,
     pub weights: PathBuf,
     pub card_path: PathBuf,
     pub card: ExportCard,
@@ -202,6 +234,16 @@ fn move_encoding_spec() -> serde_json::Value {
     })
 }
 
+/// What each head means, in [`OUTPUT_NAMES`] order.
+pub(crate) fn output_meanings() -> [&'static str; 4] {
+    [
+        "policy leg logits, flat index plane * 361 + point; [N, 299, 19, 19] planes (move_encoding)",
+        "win/draw/loss logits for the side to move (softmax for probabilities)",
+        "predicted remaining plies / 256",
+        "predicted material balance (mover minus opponent, pawns) / 16; with architecture.material_relative its change from the current balance (docs/export.md)",
+    ]
+}
+
 fn interface() -> (Vec<TensorSpec>, Vec<TensorSpec>) {
     use serde_json::json;
     let inputs = vec![tensor(
@@ -209,15 +251,13 @@ fn interface() -> (Vec<TensorSpec>, Vec<TensorSpec>) {
         json!(["N", INPUT_PLANES, 19, 19]),
         "input planes (input_features)",
     )];
-    let meanings = [
-        "policy leg logits, column plane * 361 + point; reshape to [N, 299, 19, 19] (move_encoding)",
-        "win/draw/loss logits for the side to move (softmax for probabilities)",
-        "predicted remaining plies / 256",
-        "predicted final material balance (mover minus opponent) / 16",
-    ];
     let mut first = 0;
     let mut outputs = Vec::new();
-    for ((name, width), meaning) in OUTPUT_NAMES.iter().zip(OUTPUT_WIDTHS).zip(meanings) {
+    for ((name, width), meaning) in OUTPUT_NAMES
+        .iter()
+        .zip(OUTPUT_WIDTHS)
+        .zip(output_meanings())
+    {
         outputs.push(tensor(
             name,
             json!(["N", width]),
@@ -235,10 +275,20 @@ fn sha256_hex(bytes: &[u8]) -> String {
         .collect()
 }
 
-/// Exports the checkpoint whose card is `card_path` into `out_dir` (created if needed).
+/// Exports the checkpoint whose card is `card_path` into `out_dir` (created if needed):
+/// TorchScript, weights and card.
 pub fn export_checkpoint(card_path: &Path, out_dir: &Path) -> Result<ExportSummary, ExportError> {
+    export_checkpoint_with(card_path, out_dir, &ExportOptions::default())
+}
+
+/// [`export_checkpoint`] with a choice of model files.
+pub fn export_checkpoint_with(
+    card_path: &Path,
+    out_dir: &Path,
+    options: &ExportOptions,
+) -> Result<ExportSummary, ExportError> {
     let (model, card) = checkpoint::load(card_path, TRACE_DEVICE)?;
-    export_model(&model, Some(&card), out_dir)
+    export_model_with(&model, Some(&card), out_dir, options)
 }
 
 /// Exports a float32 model; `source` (its checkpoint card, if any) supplies the training step
@@ -248,28 +298,86 @@ pub fn export_model(
     source: Option<&ModelCard>,
     out_dir: &Path,
 ) -> Result<ExportSummary, ExportError> {
+    export_model_with(model, source, out_dir, &ExportOptions::default())
+}
+
+/// Writes the bytes `write` leaves at a temporary path to `target` atomically. The temporary
+/// name ends in the target's name: tch picks a file format by the extension (a
+/// `model.safetensors.tmp` name got a libtorch archive, not safetensors).
+fn write_via_temp(
+    target: &Path,
+    write: impl FnOnce(&Path) -> Result<(), ExportError>,
+) -> Result<Vec<u8>, ExportError> {
+    let name = target
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let dir = target.parent().unwrap_or(Path::new("."));
+    let tmp = dir.join(format!(".tmp-{}-{name}", std::process::id()));
+    let written = write(&tmp).and_then(|()| std::fs::read(&tmp).map_err(ExportError::io(&tmp)));
+    let _ = std::fs::remove_file(&tmp);
+    let bytes = written?;
+    write_atomic(target, &bytes)?;
+    Ok(bytes)
+}
+
+/// Removes a model file an earlier export left that this one does not write (the card would
+/// not name it, but it would sit beside newer weights).
+fn remove_stale(path: &Path) -> Result<(), ExportError> {
+    match std::fs::remove_file(path) {
+        Ok(()) => {
+            tracing::info!("removed {} of an earlier export", path.display());
+            Ok(())
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(ExportError::io(path)(e)),
+    }
+}
+
+fn write_card(card_path: &Path, card: &ExportCard) -> Result<(), ExportError> {
+    let mut text = serde_json::to_string_pretty(card).map_err(|e| ExportError::BadFile {
+        path: card_path.to_path_buf(),
+        reason: e.to_string(),
+    })?;
+    text.push('\n');
+    write_atomic(card_path, text.as_bytes())
+}
+
+/// [`export_model`] with a choice of model files.
+pub fn export_model_with(
+    model: &Model,
+    source: Option<&ModelCard>,
+    out_dir: &Path,
+    options: &ExportOptions,
+) -> Result<ExportSummary, ExportError> {
+    if !options.torchscript && options.onnx.is_none() {
+        return Err(ExportError::Encoding(
+            "nothing to export: ask for TorchScript, ONNX or both".into(),
+        ));
+    }
     std::fs::create_dir_all(out_dir).map_err(ExportError::io(out_dir))?;
 
     let weights = out_dir.join(WEIGHTS_FILE);
-    let tmp_weights = out_dir.join(format!(".{WEIGHTS_FILE}.tmp-{}", std::process::id()));
-    model.vs.save(&tmp_weights)?;
-    let weight_bytes = std::fs::read(&tmp_weights).map_err(ExportError::io(&tmp_weights))?;
-    write_atomic(&weights, &weight_bytes)?;
-    let _ = std::fs::remove_file(&tmp_weights);
+    let weight_bytes = write_via_temp(&weights, |tmp| Ok(model.vs.save(tmp)?))?;
 
     let torchscript_path = out_dir.join(TORCHSCRIPT_FILE);
-    let tmp_module = out_dir.join(format!(".{TORCHSCRIPT_FILE}.tmp-{}", std::process::id()));
-    torchscript::trace(model)?.save(&tmp_module)?;
-    let module_bytes = std::fs::read(&tmp_module).map_err(ExportError::io(&tmp_module))?;
-    write_atomic(&torchscript_path, &module_bytes)?;
-    let _ = std::fs::remove_file(&tmp_module);
+    if options.torchscript {
+        let module = torchscript::trace(model)?;
+        write_via_temp(&torchscript_path, |tmp| Ok(module.save(tmp)?))?;
+    } else {
+        remove_stale(&torchscript_path)?;
+    }
+    let onnx_path = out_dir.join(ONNX_FILE);
+    if options.onnx.is_none() {
+        remove_stale(&onnx_path)?;
+    }
 
     let (inputs, outputs) = interface();
-    let card = ExportCard {
+    let mut card = ExportCard {
         format: EXPORT_FORMAT.into(),
         format_version: EXPORT_FORMAT_VERSION,
-        torchscript_file: TORCHSCRIPT_FILE.into(),
-        torchscript_method: METHOD.into(),
+        torchscript_file: options.torchscript.then(|| TORCHSCRIPT_FILE.into()),
+        torchscript_method: options.torchscript.then(|| METHOD.into()),
         weights_file: WEIGHTS_FILE.into(),
         weights_sha256: sha256_hex(&weight_bytes),
         inputs,
@@ -290,16 +398,18 @@ pub fn export_model(
             "tch": "0.26",
         }),
         source_weights_sha256: source.map(|c| c.weights_sha256.clone()),
+        onnx: None,
     };
     let card_path = out_dir.join(CARD_FILE);
-    let mut text = serde_json::to_string_pretty(&card).map_err(|e| ExportError::BadFile {
-        path: card_path.clone(),
-        reason: e.to_string(),
-    })?;
-    text.push('\n');
-    write_atomic(&card_path, text.as_bytes())?;
+    // Without the ONNX file first: the Python exporter reads this export (card and weights).
+    write_card(&card_path, &card)?;
+    if let Some(python) = &options.onnx {
+        card.onnx = Some(crate::onnx::export_onnx(out_dir, python)?);
+        write_card(&card_path, &card)?;
+    }
     Ok(ExportSummary {
-        torchscript: torchscript_path,
+        torchscript: options.torchscript.then_some(torchscript_path),
+        onnx: options.onnx.is_some().then_some(onnx_path),
         weights,
         card_path,
         card,

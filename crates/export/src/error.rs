@@ -17,6 +17,9 @@ pub enum ExportError {
     BadFile { path: PathBuf, reason: String },
     #[error("cannot encode the position: {0}")]
     Encoding(String),
+    /// The Python side of an export (ONNX) failed; the text says why in one line.
+    #[error("python: {0}")]
+    Python(String),
 }
 
 impl ExportError {

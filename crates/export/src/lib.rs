@@ -6,15 +6,22 @@
 //!   describing architecture, input planes, move encoding, versions and training step.
 //! * [`encode`]: `koshogi encode` — one position as the network's input tensor (`.npy`) and its
 //!   legal moves with their policy legs (JSON), so a client never reimplements the encodings.
+//! * [`onnx`]: `koshogi export --format onnx` — the ONNX graph made by the Python twin of the
+//!   network (`python/koshogi_zero`) in the project's Python environment.
 //! * [`npy`]: the little `.npy` writer/reader both use.
 
 pub mod bundle;
 pub mod encode;
 pub mod error;
 pub mod npy;
+pub mod onnx;
 pub mod torchscript;
 
-pub use bundle::{export_checkpoint, export_model, ExportCard, ExportSummary};
+pub use bundle::{
+    export_checkpoint, export_checkpoint_with, export_model, export_model_with, ExportCard,
+    ExportOptions, ExportSummary,
+};
 pub use encode::{encode_game, write_encoding, EncodedMove, EncodedPosition};
 pub use error::ExportError;
+pub use onnx::{project_python, OnnxSpec};
 pub use torchscript::{trace, OUTPUT_NAMES, OUTPUT_WIDTHS, PACKED_WIDTH};

@@ -35,7 +35,7 @@ fn tiny_export(dir: &Path, seed: i64) -> (Model, PathBuf) {
     let out = dir.join("export");
     let summary = export_checkpoint(&card, &out).unwrap();
     assert_eq!(summary.card.training_step, 42);
-    assert!(summary.torchscript.is_file() && summary.weights.is_file());
+    assert!(summary.torchscript.unwrap().is_file() && summary.weights.is_file());
     (model, out)
 }
 

@@ -43,7 +43,17 @@ fn export_encode_and_the_example_script_work_together() {
             .unwrap();
     assert_eq!(card["training_step"], 100);
     assert_eq!(card["format"], "koshogi-export");
-    assert!(export.join("model.pt").is_file() && export.join("model.safetensors").is_file());
+    assert_eq!(card["torchscript_file"], "model.pt");
+    assert!(card.get("onnx").is_none());
+    assert!(export.join("model.pt").is_file() && !export.join("model.onnx").exists());
+    // The weights are safetensors (an 8-byte header length, then the JSON header), the same
+    // bytes as the checkpoint's.
+    let weights = std::fs::read(export.join("model.safetensors")).unwrap();
+    assert_eq!(weights[8], b'{');
+    assert_eq!(
+        weights,
+        std::fs::read(step.join("model.safetensors")).unwrap()
+    );
     koshogi(&["encode", "startpos", "--out", &s(&encoded)]);
     let moves: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(encoded.join("moves.json")).unwrap())
@@ -75,4 +85,33 @@ fn export_encode_and_the_example_script_work_together() {
         .filter(|l| l.trim_start().starts_with(char::is_numeric))
         .collect();
     assert_eq!(ranked.len(), 3, "{text}");
+}
+
+#[test]
+fn onnx_export_without_the_python_environment_is_a_one_line_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = koshogi_nn::Model::new(&koshogi_nn::ModelConfig::tiny(), tch::Device::Cpu).unwrap();
+    let step = dir.path().join("step-000000001");
+    std::fs::create_dir_all(&step).unwrap();
+    koshogi_nn::checkpoint::save(&model, &step.join("model.json"), 1, serde_json::json!({}))
+        .unwrap();
+    let out = dir.path().join("export");
+    for python in ["/nonexistent/bin/python", ""] {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_koshogi"));
+        command
+            .args(["export", "--format", "onnx", "--checkpoint"])
+            .arg(&step)
+            .arg("--out")
+            .arg(&out)
+            .env("KOSHOGI_PYTHON", python)
+            // No venv in this cache either.
+            .env("KOSHOGI_CACHE", dir.path().join("empty-cache"));
+        let output = command.output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(!output.status.success(), "{stderr}");
+        let errors: Vec<&str> = stderr.lines().filter(|l| l.starts_with("error:")).collect();
+        assert_eq!(errors.len(), 1, "{stderr}");
+        assert!(errors[0].contains("scripts/setup-python.sh"), "{stderr}");
+        assert!(!out.join("model.onnx").exists());
+    }
 }
