@@ -64,7 +64,7 @@ pub fn parse_baselines(text: &str) -> Result<Vec<PlayerSpec>, BaselinesError> {
             | PlayerSpec::Greedy
             | PlayerSpec::AlphaBeta { .. }
             | PlayerSpec::MaterialSearch { .. } => {}
-            PlayerSpec::Policy { .. } | PlayerSpec::Mcts { .. } => {
+            PlayerSpec::Policy { .. } | PlayerSpec::Mcts { .. } | PlayerSpec::Engine(_) => {
                 return Err(BaselinesError::NotBuiltIn(item.trim().to_string()))
             }
         }

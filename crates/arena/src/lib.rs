@@ -12,8 +12,10 @@
 //!
 //! Ko shogi:
 //! * [`koshogi_game`] (the [`ArenaGame`] impl), [`baselines`] (random, greedy material,
-//!   alpha-beta), [`network_players`] (raw policy, tree search), [`player_spec`] + [`players`]
-//!   (the `random | greedy | ab:<depth> | policy:<ckpt> | mcts:<ckpt>[:sims]` syntax),
+//!   alpha-beta), [`network_players`] (raw policy, tree search), [`engine_player`] (any
+//!   program speaking the engine protocol, as a subprocess), [`player_spec`] + [`players`]
+//!   (the `random | greedy | ab:<depth> | policy:<ckpt> | mcts:<ckpt>[:sims] |
+//!   engine:<command>[@limits]` syntax),
 //!   [`koshogi_ladder`]
 //!   (`--ladder <run>`), [`koshogi_gate`] (gating two checkpoints), [`bench`](mod@bench)
 //!   (`koshogi bench arena`);
@@ -24,6 +26,7 @@ pub mod atomic;
 pub mod baselines;
 pub mod bench;
 pub mod elo;
+pub mod engine_player;
 pub mod evaluation;
 pub mod evaluation_report;
 pub mod game;
@@ -53,6 +56,6 @@ pub use ladder::{Rating, RatingError, RatingPool};
 pub use match_runner::{
     run_match, GameSummary, MatchError, MatchObserver, MatchReport, MatchSettings,
 };
-pub use player::{MoveRequest, Player, PlayerError, RandomPlayer};
+pub use player::{Choice, MoveRequest, Player, PlayerError, RandomPlayer};
 pub use player_spec::{PlayerSpec, PlayerSpecError};
 pub use sprt::{PairCounts, SprtDecision, SprtSettings, SprtStatus};

@@ -12,8 +12,11 @@
 //! network player evaluates `parallel_games / 2` positions per call on average.
 //!
 //! A game ends by the rules, by `max_plies` (counting all plies from the start position,
-//! opening included: adjudicated a draw), or when the side to move has no legal move (a loss,
-//! as in Ko shogi's KS-default).
+//! opening included: adjudicated a draw), when the side to move has no legal move (a loss,
+//! as in Ko shogi's KS-default), or when a player forfeits it ([`Choice::Forfeit`]: a
+//! subprocess engine that died, ran out of time or answered garbage loses that game, and the
+//! match goes on). Any other player error, or an illegal move from an in-process player, is a
+//! bug and stops the match.
 
 use std::path::PathBuf;
 
@@ -24,7 +27,7 @@ use rand_chacha::ChaCha8Rng;
 use crate::atomic::write_atomic;
 use crate::elo::{EloEstimate, GameScore, WinDrawLoss};
 use crate::game::{ArenaGame, GameEnd, Side};
-use crate::player::{derive_seed, MoveRequest, Player, PlayerError};
+use crate::player::{derive_seed, Choice, MoveRequest, Player, PlayerError};
 use crate::record::{games_csv_line, GameRecord, GAMES_CSV_HEADER};
 use crate::sprt::{PairCounts, SprtDecision, SprtSettings, SprtStatus};
 
@@ -271,17 +274,33 @@ pub fn run_match<G: ArenaGame>(
                     ),
                 })
                 .collect();
-            let moves = player.choose_moves(&requests)?;
+            let choices = player.choose_or_forfeit(&requests)?;
             drop(requests);
-            if moves.len() != waiting.len() {
+            if choices.len() != waiting.len() {
                 return Err(PlayerError::Failed {
                     player: player.name(),
-                    message: format!("returned {} moves for {} games", moves.len(), waiting.len()),
+                    message: format!(
+                        "returned {} moves for {} games",
+                        choices.len(),
+                        waiting.len()
+                    ),
                 }
                 .into());
             }
-            for (&i, mv) in waiting.iter().zip(moves) {
+            for (&i, choice) in waiting.iter().zip(choices) {
                 let g = &mut live[i];
+                let mv = match choice {
+                    Choice::Play(mv) => mv,
+                    Choice::Forfeit(reason) => {
+                        let reason = forfeit_text(&player.name(), &reason);
+                        tracing::warn!(game = g.index, "{reason}");
+                        g.end = Some(GameEnd {
+                            winner: Some(g.game.side_to_move().opposite()),
+                            reason,
+                        });
+                        continue;
+                    }
+                };
                 if !g.legal.contains(&mv) {
                     return Err(MatchError::IllegalMove {
                         player: player.name(),
@@ -342,6 +361,20 @@ pub fn run_match<G: ArenaGame>(
     }
     Ok(report)
 }
+
+/// The termination text of a forfeited game: one line, short enough for a record tag.
+fn forfeit_text(player: &str, reason: &str) -> String {
+    let reason = reason.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut text = format!("forfeit by {player}: {reason}");
+    if let Some((cut, _)) = text.char_indices().nth(FORFEIT_TEXT_CHARS) {
+        text.truncate(cut);
+        text.push('…');
+    }
+    text
+}
+
+/// Longest termination text of a forfeit (records and CSV lines stay readable).
+const FORFEIT_TEXT_CHARS: usize = 300;
 
 /// The opening of pair `opening_index`: random legal plies from the start, retried with a new
 /// draw if the game would end inside the opening.
@@ -643,6 +676,63 @@ mod tests {
         assert_eq!(rows.len(), 8);
         assert_eq!(rows[0].black, "careful");
         assert_eq!(rows[1].white, "careful");
+    }
+
+    /// Forfeits the game with index 1 whenever asked for a move in it, plays randomly elsewhere.
+    struct Quitter;
+
+    impl Player<crate::toy::Race> for Quitter {
+        fn name(&self) -> String {
+            "quitter".into()
+        }
+
+        fn choose_moves(
+            &mut self,
+            requests: &[MoveRequest<'_, crate::toy::Race>],
+        ) -> Result<Vec<u32>, PlayerError> {
+            RandomPlayer::new().choose_moves(requests)
+        }
+
+        fn choose_or_forfeit(
+            &mut self,
+            requests: &[MoveRequest<'_, crate::toy::Race>],
+        ) -> Result<Vec<Choice<u32>>, PlayerError> {
+            let moves = self.choose_moves(requests)?;
+            Ok(requests
+                .iter()
+                .zip(moves)
+                .map(|(r, mv)| {
+                    if r.game_index == 1 {
+                        Choice::Forfeit("engine exited\nwith status 3".into())
+                    } else {
+                        Choice::Play(mv)
+                    }
+                })
+                .collect())
+        }
+    }
+
+    #[test]
+    fn a_forfeit_loses_that_game_and_the_match_goes_on() {
+        let report = run_match(
+            &race,
+            &mut Quitter,
+            &mut RandomPlayer::new(),
+            &settings(4),
+            &mut (),
+        )
+        .unwrap();
+        assert_eq!(report.games.len(), 4);
+        let game = &report.games[1];
+        assert_eq!(game.score_a, GameScore::Loss);
+        assert_eq!(game.winner, Some(game.a_side.opposite()));
+        assert_eq!(
+            game.termination,
+            "forfeit by quitter: engine exited with status 3"
+        );
+        assert!(report.games[0].termination != game.termination);
+        let long = forfeit_text("p", &"x".repeat(10_000));
+        assert_eq!(long.chars().count(), FORFEIT_TEXT_CHARS + 1);
     }
 
     #[test]

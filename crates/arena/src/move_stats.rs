@@ -21,7 +21,7 @@
 
 use koshogi_rules::{Game, Move, Position, RulesOptions};
 
-use crate::player::{MoveRequest, Player, PlayerError};
+use crate::player::{Choice, MoveRequest, Player, PlayerError};
 
 /// What a move did, for [`MoveStats`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -95,14 +95,34 @@ impl Player<Game> for CountingPlayer<'_> {
     ) -> Result<Vec<Move>, PlayerError> {
         let moves = self.inner.choose_moves(requests)?;
         for (request, mv) in requests.iter().zip(&moves) {
-            // An illegal move is the match runner's to report; it is not counted here.
-            request.game.generate_legal_moves(&mut self.legal);
-            if self.legal.contains(mv) {
-                let class = classify_move(request.game.position(), mv, request.game.options());
-                self.stats.record(class);
-            }
+            self.count(request, mv);
         }
         Ok(moves)
+    }
+
+    /// Forwarded, so an engine player's forfeits stay forfeits when its moves are counted.
+    fn choose_or_forfeit(
+        &mut self,
+        requests: &[MoveRequest<'_, Game>],
+    ) -> Result<Vec<Choice<Move>>, PlayerError> {
+        let choices = self.inner.choose_or_forfeit(requests)?;
+        for (request, choice) in requests.iter().zip(&choices) {
+            if let Choice::Play(mv) = choice {
+                self.count(request, mv);
+            }
+        }
+        Ok(choices)
+    }
+}
+
+impl CountingPlayer<'_> {
+    fn count(&mut self, request: &MoveRequest<'_, Game>, mv: &Move) {
+        // An illegal move is the match runner's to report; it is not counted here.
+        request.game.generate_legal_moves(&mut self.legal);
+        if self.legal.contains(mv) {
+            let class = classify_move(request.game.position(), mv, request.game.options());
+            self.stats.record(class);
+        }
     }
 }
 

@@ -38,6 +38,15 @@ pub enum PlayerError {
     Failed { player: String, message: String },
 }
 
+/// A player's answer to one request.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Choice<M> {
+    Play(M),
+    /// The player gives this game up (an external engine died, ran out of time or answered
+    /// garbage): the game ends as a loss for it, and the match goes on.
+    Forfeit(String),
+}
+
 /// Something that chooses moves.
 pub trait Player<G: ArenaGame> {
     /// Display name (used in records, CSV files and ratings).
@@ -47,6 +56,21 @@ pub trait Player<G: ArenaGame> {
         &mut self,
         requests: &[MoveRequest<'_, G>],
     ) -> Result<Vec<G::Move>, PlayerError>;
+
+    /// One [`Choice`] per request, in request order: what the match runner asks. A player that
+    /// can fail in one game without failing the match (a subprocess engine) overrides it; the
+    /// default plays [`Player::choose_moves`]' moves, so an error of an in-process player still
+    /// stops the match (it is a bug, not a result).
+    fn choose_or_forfeit(
+        &mut self,
+        requests: &[MoveRequest<'_, G>],
+    ) -> Result<Vec<Choice<G::Move>>, PlayerError> {
+        Ok(self
+            .choose_moves(requests)?
+            .into_iter()
+            .map(Choice::Play)
+            .collect())
+    }
 }
 
 /// Uniformly random legal moves: the floor every learner must beat.
@@ -128,5 +152,12 @@ impl<G: ArenaGame> Player<G> for Renamed<G> {
         requests: &[MoveRequest<'_, G>],
     ) -> Result<Vec<G::Move>, PlayerError> {
         self.inner.choose_moves(requests)
+    }
+
+    fn choose_or_forfeit(
+        &mut self,
+        requests: &[MoveRequest<'_, G>],
+    ) -> Result<Vec<Choice<G::Move>>, PlayerError> {
+        self.inner.choose_or_forfeit(requests)
     }
 }

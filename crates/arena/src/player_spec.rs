@@ -9,6 +9,7 @@
 //! | `policy:<ckpt>` | the network's most probable move, no search |
 //! | `mcts:<ckpt>` | tree search with the network, default simulations |
 //! | `mcts:<ckpt>:<sims>` | tree search with `<sims>` simulations per move |
+//! | `engine:<command>[@<limits>]` | a program speaking the engine protocol, run as a subprocess (see [`crate::engine_player`]; e.g. `engine:koshogi engine --model run/step-1@nodes=64`) |
 //!
 //! `<ckpt>` is a checkpoint directory (e.g. `run/checkpoints/step-000001200`) or the model card
 //! file inside it. Because paths may contain `:`, only a final all-digit `:<sims>` is split off.
@@ -18,6 +19,7 @@ use std::path::PathBuf;
 use std::str::FromStr;
 
 use crate::baselines::alphabeta::MAX_DEPTH;
+use crate::engine_player::{EngineSpec, EngineSpecError};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PlayerSpec {
@@ -36,15 +38,19 @@ pub enum PlayerSpec {
         checkpoint: PathBuf,
         simulations: Option<u32>,
     },
+    /// An external program speaking the engine protocol.
+    Engine(EngineSpec),
 }
 
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum PlayerSpecError {
     #[error(
         "unknown player `{0}`: expected random, greedy, ab:<depth>, material:<sims>, \
-         policy:<ckpt> or mcts:<ckpt>[:<sims>]"
+         policy:<ckpt>, mcts:<ckpt>[:<sims>] or engine:<command>[@<limits>]"
     )]
     Unknown(String),
+    #[error("player `{0}`: {1}")]
+    Engine(String, EngineSpecError),
     #[error("player `{0}`: the alpha-beta depth must be a whole number from 1 to {MAX_DEPTH}")]
     BadDepth(String),
     #[error("player `{0}` needs a checkpoint path after the colon")]
@@ -85,6 +91,11 @@ impl FromStr for PlayerSpec {
             return Ok(PlayerSpec::Policy {
                 checkpoint: PathBuf::from(path),
             });
+        }
+        if let Some(command) = text.strip_prefix("engine:") {
+            return EngineSpec::parse(command)
+                .map(PlayerSpec::Engine)
+                .map_err(|err| PlayerSpecError::Engine(text.into(), err));
         }
         if let Some(rest) = text.strip_prefix("mcts:") {
             let (path, simulations) = match rest.rsplit_once(':') {
@@ -129,6 +140,7 @@ impl fmt::Display for PlayerSpec {
                 checkpoint,
                 simulations: None,
             } => write!(f, "mcts:{}", checkpoint.display()),
+            PlayerSpec::Engine(spec) => write!(f, "engine:{spec}"),
         }
     }
 }
@@ -187,6 +199,26 @@ mod tests {
         ] {
             assert_eq!(spec.parse::<PlayerSpec>().unwrap().to_string(), spec);
         }
+    }
+
+    #[test]
+    fn engine_players_keep_their_whole_command() {
+        let spec: PlayerSpec = "engine:koshogi engine --model C:/nets/a:b@nodes=16"
+            .parse()
+            .unwrap();
+        let PlayerSpec::Engine(engine) = &spec else {
+            panic!("{spec:?}")
+        };
+        assert_eq!(engine.argv, ["koshogi", "engine", "--model", "C:/nets/a:b"]);
+        assert_eq!(engine.limits.nodes, Some(16));
+        assert_eq!(
+            spec.to_string(),
+            "engine:koshogi engine --model C:/nets/a:b@nodes=16"
+        );
+        let error = "engine:".parse::<PlayerSpec>().unwrap_err();
+        assert!(matches!(error, PlayerSpecError::Engine(..)), "{error}");
+        let error = "engine:x@nodes=0".parse::<PlayerSpec>().unwrap_err();
+        assert!(error.to_string().contains("nodes=0"), "{error}");
     }
 
     #[test]

@@ -5,6 +5,7 @@ use koshogi_nn::RuntimeConfig;
 use koshogi_rules::{Game, RulesOptions};
 
 use crate::baselines::{AlphaBetaPlayer, GreedyPlayer};
+use crate::engine_player::EnginePlayer;
 use crate::network_players::{card_rules_options, resolve_card, MctsPlayer, PolicyPlayer};
 use crate::player::{Player, RandomPlayer};
 use crate::player_spec::PlayerSpec;
@@ -13,7 +14,8 @@ use crate::player_spec::PlayerSpec;
 #[derive(Clone, Debug)]
 pub struct PlayerOptions {
     pub runtime: RuntimeConfig,
-    /// Simulations for `mcts:<ckpt>` without an explicit count.
+    /// Simulations for `mcts:<ckpt>` without an explicit count, and the `go nodes` of an
+    /// `engine:` player without limits.
     pub default_simulations: u32,
     /// Network players take their best move that does not repeat a position
     /// ([`crate::repetition`]); off, deterministic players often draw by fourfold repetition.
@@ -104,6 +106,14 @@ pub fn build_player(
                 rules_options: Some(card_rules_options(&card)),
             }
         }
+        PlayerSpec::Engine(engine) => BuiltPlayer {
+            player: Box::new(
+                EnginePlayer::start(engine, options.default_simulations)
+                    .map_err(|e| load_error(e.to_string()))?,
+            ),
+            // The engine plays whatever rules the match is played under (sent if not default).
+            rules_options: None,
+        },
     })
 }
 

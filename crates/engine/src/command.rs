@@ -1,7 +1,7 @@
 //! One protocol input line as a [`Command`]. Parsing is pure and total: any text yields a
 //! command or an error message, never a panic (docs/engine-protocol.md lists the grammar).
 
-use std::time::Duration;
+pub use crate::go_limits::{parse_go, GoClock, GoLimits};
 
 /// Where `position` starts from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -11,19 +11,35 @@ pub enum PositionSpec {
     Ksfen(String),
 }
 
-/// Limits of one `go`; the search ends at whichever comes first. Neither given: the
-/// `simulations` option.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct GoLimits {
-    pub visits: Option<u32>,
-    pub movetime: Option<Duration>,
+/// Which handshake a client used: the reply ends with `koshogiok`, `usiok` or `uciok`, so a
+/// USI or UCI client finds the word it waits for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    Koshogi,
+    Usi,
+    Uci,
+}
+
+impl Dialect {
+    /// The line that ends the identification.
+    pub fn ok_line(self) -> &'static str {
+        match self {
+            Dialect::Koshogi => "koshogiok",
+            Dialect::Usi => "usiok",
+            Dialect::Uci => "uciok",
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
-    /// `koshogi`: identify and list the options.
-    Hello,
+    /// `koshogi` (or `usi`, `uci`): identify and list the options.
+    Hello(Dialect),
     IsReady,
+    /// `usinewgame` / `ucinewgame`: accepted; the engine keeps nothing between searches.
+    NewGame,
+    /// `gameover win|lose|draw` (USI): accepted, nothing to do.
+    GameOver,
     SetOption {
         name: String,
         value: String,
@@ -34,6 +50,8 @@ pub enum Command {
     },
     Go(GoLimits),
     Stop,
+    /// The opponent played the move a `go ponder` search assumed.
+    PonderHit,
     Quit,
 }
 
@@ -44,9 +62,19 @@ pub fn parse_command(line: &str) -> Result<Option<Command>, String> {
         return Ok(None);
     };
     let command = match head {
-        "koshogi" => Command::Hello,
+        "koshogi" => Command::Hello(Dialect::Koshogi),
+        "usi" => Command::Hello(Dialect::Usi),
+        "uci" => Command::Hello(Dialect::Uci),
         "isready" => Command::IsReady,
+        "usinewgame" | "ucinewgame" => Command::NewGame,
+        "gameover" => match rest {
+            [result] if ["win", "lose", "draw"].contains(result) => {
+                return Ok(Some(Command::GameOver))
+            }
+            _ => return Err("usage: gameover win|lose|draw".into()),
+        },
         "stop" => Command::Stop,
+        "ponderhit" => Command::PonderHit,
         "quit" => Command::Quit,
         "setoption" => parse_setoption(line)?,
         "position" => parse_position(rest)?,
@@ -55,7 +83,12 @@ pub fn parse_command(line: &str) -> Result<Option<Command>, String> {
     };
     if matches!(
         command,
-        Command::Hello | Command::IsReady | Command::Stop | Command::Quit
+        Command::Hello(_)
+            | Command::IsReady
+            | Command::NewGame
+            | Command::Stop
+            | Command::PonderHit
+            | Command::Quit
     ) && !rest.is_empty()
     {
         return Err(format!("{head} takes no arguments"));
@@ -66,7 +99,8 @@ pub fn parse_command(line: &str) -> Result<Option<Command>, String> {
 /// `setoption name <name> value <value…>`: the value is the rest of the line (it may hold
 /// spaces, e.g. a JSON object or a path).
 fn parse_setoption(line: &str) -> Result<Command, String> {
-    let usage = "usage: setoption name <model|simulations|threads|rules> value <value>";
+    let usage =
+        "usage: setoption name <model|simulations|threads|rules|multipv|overhead> value <value>";
     let after = line
         .trim_start()
         .strip_prefix("setoption")
@@ -111,39 +145,29 @@ fn parse_position(words: &[&str]) -> Result<Command, String> {
     })
 }
 
-/// `go [visits N] [movetime MS]`.
-fn parse_go(words: &[&str]) -> Result<GoLimits, String> {
-    let mut limits = GoLimits::default();
-    let mut i = 0;
-    while i < words.len() {
-        let value = words.get(i + 1).copied();
-        let number = |what: &str| -> Result<u64, String> {
-            value
-                .and_then(|v| v.parse::<u64>().ok())
-                .filter(|&n| n > 0)
-                .ok_or_else(|| format!("go {what} needs a positive whole number"))
-        };
-        match words[i] {
-            "visits" => limits.visits = Some(number("visits")?.min(u32::MAX as u64) as u32),
-            "movetime" => limits.movetime = Some(Duration::from_millis(number("movetime")?)),
-            other => {
-                return Err(format!(
-                    "unknown go argument {other:?} (visits N, movetime MS)"
-                ))
-            }
-        }
-        i += 2;
-    }
-    Ok(limits)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Duration;
 
     #[test]
     fn well_formed_commands_parse() {
-        assert_eq!(parse_command("koshogi"), Ok(Some(Command::Hello)));
+        assert_eq!(
+            parse_command("koshogi"),
+            Ok(Some(Command::Hello(Dialect::Koshogi)))
+        );
+        assert_eq!(parse_command("usi"), Ok(Some(Command::Hello(Dialect::Usi))));
+        assert_eq!(parse_command("uci"), Ok(Some(Command::Hello(Dialect::Uci))));
+        assert_eq!(parse_command("usinewgame"), Ok(Some(Command::NewGame)));
+        assert_eq!(parse_command("ponderhit"), Ok(Some(Command::PonderHit)));
+        assert_eq!(parse_command("gameover lose"), Ok(Some(Command::GameOver)));
+        assert_eq!(
+            parse_command("position startpos moves"),
+            Ok(Some(Command::Position {
+                start: PositionSpec::StartPos,
+                moves: vec![]
+            }))
+        );
         assert_eq!(parse_command("  isready  "), Ok(Some(Command::IsReady)));
         assert_eq!(parse_command(""), Ok(None));
         assert_eq!(
@@ -171,13 +195,25 @@ mod tests {
             parse_command("go visits 30 movetime 500"),
             Ok(Some(Command::Go(GoLimits {
                 visits: Some(30),
-                movetime: Some(Duration::from_millis(500))
+                movetime: Some(Duration::from_millis(500)),
+                ..GoLimits::default()
             })))
         );
         assert_eq!(
             parse_command("go"),
             Ok(Some(Command::Go(GoLimits::default())))
         );
+        let Ok(Some(Command::Go(limits))) =
+            parse_command("go nodes 64 btime 2000 wtime 1000 binc 100 winc 100")
+        else {
+            panic!("go with nodes and a clock")
+        };
+        assert_eq!(limits.visits, Some(64));
+        assert_eq!(limits.clock.wtime, Some(Duration::from_millis(1000)));
+        assert!(matches!(
+            parse_command("go infinite"),
+            Ok(Some(Command::Go(GoLimits { infinite: true, .. })))
+        ));
     }
 
     #[test]
@@ -197,6 +233,12 @@ mod tests {
             "setoption name",
             "setoption name x valuey 3",
             "quit now",
+            "usi please",
+            "ponderhit now",
+            "gameover",
+            "gameover maybe",
+            "go nodes",
+            "go infinite 5",
         ] {
             let parsed = parse_command(bad);
             // `position startpos moves` with no moves is fine (an empty move list).

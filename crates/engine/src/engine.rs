@@ -2,16 +2,17 @@
 //!
 //! [`Engine::handle_line`] takes one input line and writes its replies to the [`Output`]. A
 //! `go` hands the game and the evaluation thread to a search thread and returns at once, so
-//! `stop`, `isready` and `quit` are answered while it thinks; any other command first waits
-//! for the running search to end (a GUI that wants it to end now sends `stop` first). Bad input
-//! of any kind gets an `info string error: …` line and changes nothing.
+//! `stop`, `ponderhit`, `isready` and `quit` are answered while it thinks; any other command
+//! first waits for the running search to end (a GUI that wants it to end now sends `stop`
+//! first). A search that would never end by itself (`go infinite`, `go ponder` before
+//! `ponderhit`) is stopped instead of waited for, so no input can deadlock the engine. Bad
+//! input of any kind gets an `info string error: …` line and changes nothing.
 
 use std::io::BufRead;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use koshogi_mcts::{spawn_network_thread, EvalThread, MaterialEvaluator};
 use koshogi_nn::checkpoint::resolve_card;
@@ -20,9 +21,14 @@ use koshogi_rules::game_record::termination_text;
 use koshogi_rules::notation::parse_move;
 use koshogi_rules::{Game, Position, RulesOptions};
 
-use crate::command::{parse_command, Command, GoLimits, PositionSpec};
+use crate::command::{parse_command, Command, Dialect, GoLimits, PositionSpec};
+use crate::info::MAX_MULTIPV;
+use crate::line_reader::{read_bounded_line, Line, MAX_LINE_BYTES};
 use crate::output::Output;
+use crate::protocol_options::{ProtocolOptions, MAX_OVERHEAD_MS};
+use crate::search_control::SearchControl;
 use crate::search_job::{self, SearchRequest};
+use crate::time_control::move_budget;
 
 /// Whether to keep reading input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,7 +67,7 @@ pub const MAX_SIMULATIONS: u32 = 10_000_000;
 pub const MAX_THREADS: u32 = 64;
 
 struct RunningSearch {
-    stop: Arc<AtomicBool>,
+    control: Arc<SearchControl>,
     handle: JoinHandle<Option<EvalThread<Game>>>,
 }
 
@@ -69,6 +75,7 @@ struct RunningSearch {
 pub struct Engine {
     output: Output,
     settings: EngineSettings,
+    protocol: ProtocolOptions,
     /// The `position` command's start and moves (kept to rebuild the game when rules change).
     start: Position,
     move_texts: Vec<String>,
@@ -83,6 +90,7 @@ impl Engine {
         Engine {
             output,
             settings,
+            protocol: ProtocolOptions::default(),
             start: Position::startpos(),
             move_texts: Vec::new(),
             game,
@@ -91,8 +99,19 @@ impl Engine {
         }
     }
 
+    /// The same engine with MultiPV and the time-management margin set (clamped to their
+    /// ranges), as `setoption` would.
+    pub fn with_protocol_options(mut self, options: ProtocolOptions) -> Engine {
+        self.protocol = options.clamped();
+        self
+    }
+
     pub fn settings(&self) -> &EngineSettings {
         &self.settings
+    }
+
+    pub fn protocol_options(&self) -> &ProtocolOptions {
+        &self.protocol
     }
 
     /// The game `go` would search.
@@ -110,16 +129,28 @@ impl Engine {
     }
 
     /// Reads lines until `quit` or the end of the input; then lets a running search finish
-    /// (so a piped `go` still prints its `bestmove`).
-    pub fn run<R: BufRead>(&mut self, input: R) {
-        for line in input.lines() {
-            let Ok(line) = line else {
-                self.output
-                    .error("input is not valid UTF-8 text; line ignored");
-                continue;
-            };
-            if self.handle_line(&line) == Flow::Quit {
-                return;
+    /// (so a piped `go` still prints its `bestmove`; `go infinite` is stopped). A line longer
+    /// than [`MAX_LINE_BYTES`] is refused without being held in memory.
+    pub fn run<R: BufRead>(&mut self, mut input: R) {
+        loop {
+            match read_bounded_line(&mut input, MAX_LINE_BYTES) {
+                Ok(Some(Line::Text(line))) => {
+                    if self.handle_line(&line) == Flow::Quit {
+                        return;
+                    }
+                }
+                Ok(Some(Line::NotUtf8)) => self
+                    .output
+                    .error("input is not valid UTF-8 text; line ignored"),
+                Ok(Some(Line::TooLong { bytes })) => self.output.error(&format!(
+                    "a line of {bytes} bytes is longer than the {MAX_LINE_BYTES} accepted; \
+                     line ignored"
+                )),
+                Ok(None) => break,
+                Err(err) => {
+                    self.output.error(&format!("cannot read the input: {err}"));
+                    break;
+                }
             }
         }
         self.wait();
@@ -127,6 +158,7 @@ impl Engine {
 
     /// Handles one input line.
     pub fn handle_line(&mut self, line: &str) -> Flow {
+        let received = Instant::now();
         let command = match parse_command(line) {
             Ok(Some(command)) => command,
             Ok(None) => return Flow::Continue,
@@ -138,13 +170,23 @@ impl Engine {
         match command {
             Command::Stop => {
                 if let Some(running) = &self.running {
-                    running.stop.store(true, Ordering::Relaxed);
+                    running.control.stop();
                 }
                 self.wait();
             }
+            Command::PonderHit => {
+                let pondering = self
+                    .running
+                    .as_ref()
+                    .is_some_and(|r| r.control.ponderhit(received));
+                if !pondering {
+                    self.output
+                        .error("ponderhit: no `go ponder` search is running");
+                }
+            }
             Command::Quit => {
                 if let Some(running) = &self.running {
-                    running.stop.store(true, Ordering::Relaxed);
+                    running.control.stop();
                 }
                 self.wait();
                 return Flow::Quit;
@@ -160,20 +202,28 @@ impl Engine {
             other => {
                 self.wait();
                 match other {
-                    Command::Hello => self.identify(),
+                    Command::Hello(dialect) => self.identify(dialect),
+                    Command::NewGame | Command::GameOver => {}
                     Command::SetOption { name, value } => self.set_option(&name, &value),
                     Command::Position { start, moves } => self.set_position(start, moves),
-                    Command::Go(limits) => self.go(limits),
-                    Command::Stop | Command::Quit | Command::IsReady => unreachable!(),
+                    Command::Go(limits) => self.go(limits, received),
+                    Command::Stop | Command::PonderHit | Command::Quit | Command::IsReady => {
+                        unreachable!()
+                    }
                 }
             }
         }
         Flow::Continue
     }
 
-    /// Blocks until a running search has printed its `bestmove`.
+    /// Blocks until a running search has printed its `bestmove`. A search that is holding its
+    /// `bestmove` back (`go infinite`, `go ponder` before `ponderhit`) would never end by
+    /// itself, so it is stopped first, as `stop` would.
     pub fn wait(&mut self) {
         if let Some(running) = self.running.take() {
+            if running.control.is_held() {
+                running.control.stop();
+            }
             match running.handle.join() {
                 Ok(evaluator) => self.evaluator = evaluator,
                 Err(_) => {
@@ -184,7 +234,7 @@ impl Engine {
         }
     }
 
-    fn identify(&self) {
+    fn identify(&self, dialect: Dialect) {
         let out = &self.output;
         out.line(&format!(
             "id name koshogi-zero {}",
@@ -207,7 +257,15 @@ impl Engine {
         ));
         let rules = serde_json::to_string(&self.settings.rules).unwrap_or_else(|_| "{}".into());
         out.line(&format!("option name rules type string default {rules}"));
-        out.line("koshogiok");
+        out.line(&format!(
+            "option name MultiPV type spin default {} min 1 max {MAX_MULTIPV}",
+            self.protocol.multipv
+        ));
+        out.line(&format!(
+            "option name overhead type spin default {} min 0 max {MAX_OVERHEAD_MS}",
+            self.protocol.overhead.as_millis()
+        ));
+        out.line(dialect.ok_line());
     }
 
     fn set_option(&mut self, name: &str, value: &str) {
@@ -225,8 +283,14 @@ impl Engine {
                 }
             }),
             "rules" => self.set_rules(value),
+            "multipv" => parse_in_range(value, 1, MAX_MULTIPV).map(|n| {
+                self.protocol.multipv = n;
+            }),
+            "overhead" => parse_in_range(value, 0, MAX_OVERHEAD_MS).map(|ms| {
+                self.protocol.overhead = Duration::from_millis(ms as u64);
+            }),
             _ => Err(format!(
-                "unknown option {name:?} (model, simulations, threads, rules)"
+                "unknown option {name:?} (model, simulations, threads, rules, MultiPV, overhead)"
             )),
         };
         if let Err(message) = result {
@@ -300,7 +364,9 @@ impl Engine {
         Ok(())
     }
 
-    fn go(&mut self, limits: GoLimits) {
+    /// Starts the search of a `go` that arrived at `received` (its time limits count from
+    /// then, so loading the evaluator is on the engine's clock, as it is on the GUI's).
+    fn go(&mut self, limits: GoLimits, received: Instant) {
         if let Some(outcome) = self.game.outcome() {
             self.output.line(&format!(
                 "info string game over: {}",
@@ -315,34 +381,60 @@ impl Engine {
             return;
         }
         let evaluator = self.evaluator.take().expect("ensured above");
-        let visits = match limits {
-            GoLimits {
-                visits: Some(v), ..
-            } => v,
-            GoLimits {
-                movetime: Some(_),
-                visits: None,
-            } => MAX_SIMULATIONS,
-            _ => self.settings.simulations,
+        let time_budget = self.time_budget(&limits);
+        let visits = match limits.visits {
+            Some(v) => v,
+            None if time_budget.is_some() || limits.holds_bestmove() => MAX_SIMULATIONS,
+            None => self.settings.simulations,
         };
-        let stop = Arc::new(AtomicBool::new(false));
+        let control = if limits.ponder {
+            SearchControl::pondering(time_budget)
+        } else if limits.infinite {
+            SearchControl::new(None, true)
+        } else {
+            // A deadline too far to represent is no deadline.
+            SearchControl::new(time_budget.and_then(|t| received.checked_add(t)), false)
+        };
+        let control = Arc::new(control);
+        tracing::debug!(
+            visits,
+            budget_ms = time_budget.map(|t| t.as_millis() as u64),
+            infinite = limits.infinite,
+            ponder = limits.ponder,
+            "go"
+        );
         let request = SearchRequest {
             game: self.game.clone(),
             visits,
-            deadline: limits.movetime.map(|t| Instant::now() + t),
-            stop: stop.clone(),
+            control: control.clone(),
+            multipv: self.protocol.multipv,
+            started: received,
             output: self.output.clone(),
         };
         let spawned = std::thread::Builder::new()
             .name("koshogi-search".into())
             .spawn(move || search_job::run(request, evaluator));
         match spawned {
-            Ok(handle) => self.running = Some(RunningSearch { stop, handle }),
+            Ok(handle) => self.running = Some(RunningSearch { control, handle }),
             Err(err) => {
                 self.output
                     .error(&format!("cannot start the search thread: {err}"));
                 self.output.line("bestmove none");
             }
+        }
+    }
+
+    /// The search time of a `go`: `movetime`, the clock's budget for the side to move
+    /// ([`move_budget`]), or the shorter of the two; `None` when it names neither.
+    fn time_budget(&self, limits: &GoLimits) -> Option<Duration> {
+        let side = self.game.position().side_to_move();
+        let clock = limits
+            .clock
+            .for_side(side)
+            .map(|clock| move_budget(&clock, self.protocol.overhead));
+        match (limits.movetime, clock) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
         }
     }
 
@@ -358,7 +450,7 @@ impl Engine {
 impl Drop for Engine {
     fn drop(&mut self) {
         if let Some(running) = &self.running {
-            running.stop.store(true, Ordering::Relaxed);
+            running.control.stop();
         }
         self.wait();
     }

@@ -27,6 +27,12 @@ Players (--a, --b):
   policy:<ckpt>          the network's most probable move, no search
   mcts:<ckpt>[:<sims>]   Gumbel tree search without root noise, <sims> simulations per move
                          (default --sims)
+  engine:<command>[@<limits>]
+                         any program speaking the engine protocol (docs/engine-protocol.md),
+                         started as a subprocess; <limits>: nodes=N (default --sims),
+                         movetime=MS, a clock time=MS[,inc=MS][,byoyomi=MS], timeout=S.
+                         A crash, a timeout, a loss on time or an illegal answer loses
+                         that game (docs/arena.md)
 <ckpt> is a checkpoint directory (run/checkpoints/step-000001200) or its model card (.json).
 
 Examples:
@@ -34,6 +40,8 @@ Examples:
   koshogi arena --a mcts:run/checkpoints/step-000004000:64 --b policy:run/checkpoints/step-000004000 \\
                 --sprt 0,20,0.05,0.05 --games 2000
   koshogi arena --a ab:2 --b greedy --games 40 --max-plies 300 --cap-material 2
+  koshogi arena --a engine:\"koshogi engine --model run/checkpoints/step-000004000@nodes=64\" \\
+                --b engine:\"/opt/other/koshogi engine@time=60000,inc=500\" --games 100
   koshogi arena --ladder run --games-per-pair 40 --anchors random,greedy,ab:2";
 
 #[derive(Args)]

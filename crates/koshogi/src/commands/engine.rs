@@ -2,10 +2,11 @@
 //! machine lives in koshogi_engine; this only wires it to the process). Logs go to stderr.
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 use anyhow::Result;
 use clap::Args;
-use koshogi_engine::{Engine, EngineSettings, Output};
+use koshogi_engine::{Engine, EngineSettings, Output, ProtocolOptions};
 
 use super::moves::parse_rules;
 
@@ -13,7 +14,7 @@ use super::moves::parse_rules;
 pub struct EngineArgs {
     /// Checkpoint to play with (model card or step directory); default: the material evaluator.
     /// Same as `setoption name model value <CKPT>`.
-    #[arg(long, value_name = "CKPT")]
+    #[arg(long, alias = "checkpoint", value_name = "CKPT")]
     pub model: Option<PathBuf>,
     /// Simulations per `go` that names no limit.
     #[arg(long, default_value_t = EngineSettings::default().simulations)]
@@ -24,6 +25,14 @@ pub struct EngineArgs {
     /// Rule options as JSON (§12 keys); default KS-default.
     #[arg(long, value_name = "JSON")]
     pub rules: Option<String>,
+    /// Analysis lines per report: 1 = the line played, K = the K most visited moves. Same as
+    /// `setoption name MultiPV value K`.
+    #[arg(long, default_value_t = 1)]
+    pub multipv: u32,
+    /// Safety margin per move under a clock, in milliseconds (time for everything outside
+    /// the search: the pipe, the GUI). Same as `setoption name overhead value MS`.
+    #[arg(long, value_name = "MS", default_value_t = ProtocolOptions::default().overhead.as_millis() as u64)]
+    pub overhead: u64,
 }
 
 /// Engine settings from the command line (shared with `koshogi play`).
@@ -57,7 +66,11 @@ pub fn run(args: EngineArgs) -> Result<()> {
         args.threads,
         args.rules.as_deref(),
     )?;
-    let mut engine = Engine::new(Output::stdout(), settings);
+    let protocol = ProtocolOptions {
+        multipv: args.multipv,
+        overhead: Duration::from_millis(args.overhead),
+    };
+    let mut engine = Engine::new(Output::stdout(), settings).with_protocol_options(protocol);
     engine.run(std::io::stdin().lock());
     Ok(())
 }
