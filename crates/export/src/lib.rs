@@ -8,6 +8,8 @@
 //!   legal moves with their policy legs (JSON), so a client never reimplements the encodings.
 //! * [`onnx`]: `koshogi export --format onnx` — the ONNX graph made by the Python twin of the
 //!   network (`python/koshogi_zero`) in the project's Python environment.
+//! * [`shards`]: `koshogi encode --shards` — replay shards as training arrays (input planes,
+//!   policy legs as indices into the policy output, targets) for a PyTorch training loop.
 //! * [`npy`]: the little `.npy` writer/reader both use.
 
 pub mod bundle;
@@ -15,6 +17,7 @@ pub mod encode;
 pub mod error;
 pub mod npy;
 pub mod onnx;
+pub mod shards;
 pub mod torchscript;
 
 pub use bundle::{
@@ -24,4 +27,5 @@ pub use bundle::{
 pub use encode::{encode_game, write_encoding, EncodedMove, EncodedPosition};
 pub use error::ExportError;
 pub use onnx::{project_python, OnnxSpec};
+pub use shards::{encode_shards, ShardEncodeOptions, ShardEncodeSummary};
 pub use torchscript::{trace, OUTPUT_NAMES, OUTPUT_WIDTHS, PACKED_WIDTH};

@@ -42,6 +42,10 @@ pub const PYTHON_PACKAGE: &[(&str, &str)] = &[
         "evaluate.py",
         include_str!("../../../python/koshogi_zero/evaluate.py"),
     ),
+    (
+        "data.py",
+        include_str!("../../../python/koshogi_zero/data.py"),
+    ),
 ];
 
 /// The `onnx` section of an export card.

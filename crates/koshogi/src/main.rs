@@ -34,9 +34,11 @@ enum Command {
     /// What a run's shards teach and what a checkpoint learned: targets and values on passes,
     /// captures and material, earliest vs latest shards.
     Diagnose(commands::diagnose::DiagnoseArgs),
-    /// Export a checkpoint as TorchScript + safetensors + JSON model card for other clients.
+    /// Export a checkpoint as TorchScript and/or ONNX + safetensors + JSON model card for other
+    /// clients.
     Export(commands::export::ExportArgs),
-    /// Write a position's network input tensor and legal moves' policy legs (npy + JSON).
+    /// Write a position's network input tensor and legal moves' policy legs (npy + JSON), or a
+    /// run's replay shards as training arrays for PyTorch (--run / --shards).
     Encode(commands::encode::EncodeArgs),
     /// Speak the engine line protocol on stdin/stdout (docs/engine-protocol.md).
     Engine(commands::engine::EngineArgs),

@@ -115,3 +115,84 @@ fn onnx_export_without_the_python_environment_is_a_one_line_error() {
         assert!(!out.join("model.onnx").exists());
     }
 }
+
+/// `koshogi encode --run RUN --out DIR`: a run's shards as training arrays, with the run's
+/// settings; a second run only checks; `--shards` without a configuration uses the defaults.
+#[test]
+fn encode_turns_a_runs_shards_into_training_arrays() {
+    use koshogi_train::synthetic::{write_random_games, SyntheticOptions};
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("run");
+    let options = SyntheticOptions {
+        games: 3,
+        max_plies: 30,
+        positions_per_shard: 40,
+        ..SyntheticOptions::default()
+    };
+    let report = write_random_games(&run.join("shards"), &options).unwrap();
+    std::fs::write(
+        run.join("config.toml"),
+        "[selfplay]\nmax_plies = 30\n\n[train]\nsearch_value_weight = 0.5\n",
+    )
+    .unwrap();
+    let out = dir.path().join("encoded");
+    let s = |p: &Path| p.to_str().unwrap().to_string();
+    let text = koshogi(&["encode", "--run", &s(&run), "--out", &s(&out)]);
+    assert!(
+        text.contains(&format!(
+            "encoded {} shards ({} positions",
+            report.shards, report.positions
+        )),
+        "{text}"
+    );
+    assert!(text.contains("config.toml"), "{text}");
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("manifest.json")).unwrap()).unwrap();
+    assert_eq!(manifest["options"]["max_plies"], 30);
+    assert_eq!(manifest["options"]["search_value_weight"], 0.5);
+    assert_eq!(manifest["positions"], report.positions);
+    assert_eq!(manifest["files"].as_array().unwrap().len(), report.shards);
+    let text = koshogi(&["encode", "--run", &s(&run), "--out", &s(&out)]);
+    assert!(
+        text.contains("encoded 0 shards (0 positions")
+            && text.contains(&format!("{} up to date", report.shards)),
+        "{text}"
+    );
+    // A shard directory without a configuration beside it: the defaults, with a warning.
+    let bare = dir.path().join("bare");
+    std::fs::create_dir_all(&bare).unwrap();
+    for entry in std::fs::read_dir(run.join("shards")).unwrap() {
+        let entry = entry.unwrap();
+        std::fs::copy(entry.path(), bare.join(entry.file_name())).unwrap();
+    }
+    let output = Command::new(env!("CARGO_BIN_EXE_koshogi"))
+        .args([
+            "encode",
+            "--shards",
+            &s(&bare),
+            "--out",
+            &s(&dir.path().join("e2")),
+        ])
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    assert!(String::from_utf8_lossy(&output.stderr).contains("built-in defaults"));
+
+    // User errors: one line each.
+    for args in [
+        vec!["encode", "--run", "/nonexistent/run", "--out", "/tmp/x"],
+        vec!["encode", "startpos", "--run", &s(&run), "--out", "/tmp/x"],
+        vec![
+            "encode", "startpos", "--config", "/x.toml", "--out", "/tmp/x",
+        ],
+    ] {
+        let output = Command::new(env!("CARGO_BIN_EXE_koshogi"))
+            .args(&args)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(!output.status.success(), "{args:?}");
+        assert!(stderr.lines().any(|l| l.starts_with("error:")), "{stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
+}
