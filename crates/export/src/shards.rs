@@ -133,22 +133,6 @@ fn layout() -> serde_json::Value {
     })
 }
 
-/// Occurrences of each row's position (board and side to move) in its game so far, itself
-/// included: the repetition input planes. Shards hold whole games in ply order (the trainer
-/// counts the same way, `koshogi_train::replay_window`).
-fn repetition_counts(arrays: &ShardArrays) -> Vec<u32> {
-    let mut seen: HashMap<(u64, &[u8]), u32> = HashMap::new();
-    (0..arrays.len())
-        .map(|row| {
-            let board =
-                &arrays.boards[row * koshogi_replay::BOARD_BYTES..][..koshogi_replay::BOARD_BYTES];
-            let count = seen.entry((arrays.game_id[row], board)).or_insert(0);
-            *count += 1;
-            *count
-        })
-        .collect()
-}
-
 /// The arrays of one encoded file.
 #[derive(Default)]
 struct Columns {
@@ -470,7 +454,7 @@ fn encode_shard(
     };
     let model_step = shard.meta().provenance.model_step;
     let arrays = shard.into_arrays();
-    let repetitions = repetition_counts(&arrays);
+    let repetitions = arrays.repetition_counts();
     let balances = mover_balances(&arrays);
     let mut columns = Columns::default();
     let mut scratch = Scratch::default();

@@ -178,6 +178,22 @@ impl ShardArrays {
             .count()
     }
 
+    /// Occurrences of each row's position (board and side to move) in its game so far, itself
+    /// included, in row order: the repetition input planes. Shards hold whole games in ply
+    /// order, so counting along the rows is counting along each game.
+    pub fn repetition_counts(&self) -> Vec<u32> {
+        let mut seen: std::collections::HashMap<(u64, &[u8]), u32> =
+            std::collections::HashMap::new();
+        (0..self.len())
+            .map(|row| {
+                let board = &self.boards[row * BOARD_BYTES..][..BOARD_BYTES];
+                let count = seen.entry((self.game_id[row], board)).or_insert(0);
+                *count += 1;
+                *count
+            })
+            .collect()
+    }
+
     /// Appends one position after checking it; on error nothing is appended.
     pub fn push(&mut self, record: &PositionRecord) -> Result<(), RecordError> {
         let mut policy = record.policy.clone();

@@ -58,23 +58,6 @@ pub struct WindowRow<'a> {
     pub material_change: f32,
 }
 
-/// Occurrence counts of each row's position (board and side to move) within its game, in row
-/// order; rows of a game are stored in ply order.
-fn repetition_counts(arrays: &ShardArrays) -> Vec<u32> {
-    use std::hash::{Hash, Hasher};
-    let mut seen: HashMap<(u64, u64), u32> = HashMap::new();
-    (0..arrays.len())
-        .map(|row| {
-            let record = arrays.record(row).expect("row within the shard");
-            let mut hasher = std::collections::hash_map::DefaultHasher::new();
-            record.board.hash(&mut hasher);
-            let count = seen.entry((record.game_id, hasher.finish())).or_insert(0);
-            *count += 1;
-            *count
-        })
-        .collect()
-}
-
 /// What one [`ReplayWindow::refresh`] found.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Refresh {
@@ -277,7 +260,7 @@ fn open_shard(path: &Path) -> Option<LoadedShard> {
         };
     let arrays = shard.into_arrays();
     Some(LoadedShard {
-        repetitions: repetition_counts(&arrays),
+        repetitions: arrays.repetition_counts(),
         balances: mover_balances(&arrays),
         arrays,
         rules,
@@ -399,7 +382,7 @@ mod tests {
                 })
                 .unwrap();
         }
-        assert_eq!(repetition_counts(&arrays), vec![1, 1, 2, 2, 3, 1, 1]);
+        assert_eq!(arrays.repetition_counts(), vec![1, 1, 2, 2, 3, 1, 1]);
     }
 
     #[test]
