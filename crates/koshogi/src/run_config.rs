@@ -135,7 +135,9 @@ impl RunConfig {
             "search.gumbel.min_q_range must be non-negative and finite"
         );
         anyhow::ensure!(
-            gumbel.capture_candidates + gumbel.evasion_candidates <= gumbel.max_considered_actions,
+            // In u64: two u32 counts from the file must not overflow (a panic in debug builds).
+            u64::from(gumbel.capture_candidates) + u64::from(gumbel.evasion_candidates)
+                <= u64::from(gumbel.max_considered_actions),
             "search.gumbel.capture_candidates + evasion_candidates must not exceed \
              max_considered_actions"
         );
@@ -261,6 +263,11 @@ mod tests {
             (
                 "[search.gumbel]\nmax_considered_actions = 0\n",
                 "max_considered_actions",
+            ),
+            // The sum overflowed u32 and panicked (fuzz/ target run_config, docs/fuzzing.md).
+            (
+                "[search.gumbel]\ncapture_candidates = 4294967295\nevasion_candidates = 1\n",
+                "capture_candidates",
             ),
         ] {
             let err = RunConfig::parse(text).unwrap_err();

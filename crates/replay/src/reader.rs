@@ -15,9 +15,10 @@ use crate::naming::{parse_shard_file_name, ShardFile};
 use crate::npy::{Dtype, NpyArray};
 use crate::record::{Record, ShardArrays};
 
-/// No single member may claim more than this uncompressed (guards against a corrupted size field
-/// asking for an absurd allocation).
-const MAX_MEMBER_BYTES: u64 = 4 << 30;
+/// The members of one shard may not claim more than this uncompressed in all (guards against a
+/// corrupted size field or a decompression bomb asking for an absurd allocation; a shard of the
+/// default 4,096 positions holds a few MB).
+const MAX_SHARD_BYTES: u64 = 4 << 30;
 
 /// The finished shards in `dir`, oldest first. Temporary and unrelated files are ignored; a
 /// missing directory holds no shards.
@@ -65,21 +66,34 @@ impl Shard {
         };
         let mut archive = zip::ZipArchive::new(BufReader::new(file)).map_err(zip_error)?;
         let mut raw: BTreeMap<String, Vec<u8>> = BTreeMap::new();
+        let mut claimed: u64 = 0;
         for index in 0..archive.len() {
-            let mut entry = archive.by_index(index).map_err(zip_error)?;
+            let entry = archive.by_index(index).map_err(zip_error)?;
             let name = entry.name().to_string();
-            if entry.size() > MAX_MEMBER_BYTES {
+            let declared = entry.size();
+            claimed = claimed.saturating_add(declared);
+            if claimed > MAX_SHARD_BYTES {
                 return Err(ShardError::invalid(
                     path,
-                    format!("member {name} is too large"),
+                    format!("member {name} is too large (over {MAX_SHARD_BYTES} bytes in all)"),
                 ));
             }
             // Trust the declared size only so far: a damaged header must not force a huge allocation.
-            let mut bytes = Vec::with_capacity(entry.size().min(1 << 26) as usize);
-            // Reading to the end makes the zip crate check the member's CRC-32.
+            let mut bytes = Vec::with_capacity(declared.min(1 << 26) as usize);
+            // Never more than the declared size (and one byte to notice a longer member): the zip
+            // crate inflates a member to its end whatever its header says, so a small file could
+            // otherwise expand into any amount of memory. Reading to the end of the member makes
+            // the zip crate check its CRC-32.
             entry
+                .take(declared.saturating_add(1))
                 .read_to_end(&mut bytes)
                 .map_err(|e| ShardError::io(path, e))?;
+            if bytes.len() as u64 != declared {
+                return Err(ShardError::invalid(
+                    path,
+                    format!("member {name} does not hold its declared {declared} bytes"),
+                ));
+            }
             if raw.insert(name.clone(), bytes).is_some() {
                 return Err(ShardError::invalid(
                     path,

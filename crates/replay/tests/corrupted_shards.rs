@@ -204,3 +204,60 @@ fn non_finite_or_negative_targets_behind_a_valid_checksum_are_rejected() {
         assert_skipped_with_warning(dir.path(), &paths[1]);
     }
 }
+
+/// Sets the declared uncompressed sizes of a zip archive's members in their local and central
+/// headers (32-bit fields; archives written to a seekable writer have no data descriptors).
+fn patch_declared_sizes(bytes: &mut [u8], sizes: &[u32]) {
+    let find = |signature: &[u8]| -> Vec<usize> {
+        (0..bytes.len().saturating_sub(3))
+            .filter(|&i| &bytes[i..i + 4] == signature)
+            .collect()
+    };
+    let (local, central) = (find(b"PK\x03\x04"), find(b"PK\x01\x02"));
+    assert_eq!((local.len(), central.len()), (sizes.len(), sizes.len()));
+    for (i, size) in sizes.iter().enumerate() {
+        for at in [local[i] + 22, central[i] + 24] {
+            bytes[at..at + 4].copy_from_slice(&size.to_le_bytes());
+        }
+    }
+}
+
+#[test]
+fn a_member_inflating_past_its_declared_size_is_not_read_whole() {
+    // Found while writing the `shard` fuzz target (docs/fuzzing.md; its inputs are too small to
+    // show it): the zip crate inflates a member to its end whatever its header declares, so
+    // 1 MiB of zeros declared as 1,000 bytes was read whole, and a few MB of file could ask for
+    // gigabytes.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("shard-000000000-w0.npz");
+    let mut out = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let options = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated);
+    out.start_file("board.npy", options).unwrap();
+    out.write_all(&vec![0u8; 1 << 20]).unwrap();
+    let mut bytes = out.finish().unwrap().into_inner();
+    assert!(bytes.len() < 16 << 10, "deflated zeros are small");
+    patch_declared_sizes(&mut bytes, &[1000]);
+    fs::write(&path, &bytes).unwrap();
+    let error = Shard::open(&path).unwrap_err().to_string();
+    assert!(error.contains("declared 1000 bytes"), "{error}");
+}
+
+#[test]
+fn members_declaring_more_than_the_bound_in_all_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("shard-000000000-w0.npz");
+    let mut out = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let options =
+        zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
+    for name in ["board.npy", "ply.npy"] {
+        out.start_file(name, options).unwrap();
+        out.write_all(b"tiny").unwrap();
+    }
+    let mut bytes = out.finish().unwrap().into_inner();
+    // The second member claims 4 GiB - 1: alone within the bound, with the first one not.
+    patch_declared_sizes(&mut bytes, &[4, u32::MAX]);
+    fs::write(&path, &bytes).unwrap();
+    let error = Shard::open(&path).unwrap_err().to_string();
+    assert!(error.contains("ply.npy is too large"), "{error}");
+}
