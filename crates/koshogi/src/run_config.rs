@@ -176,6 +176,7 @@ impl RunConfig {
         let max_plies = Some(self.selfplay.max_plies);
         Ok(TrainerSetup {
             run_dir: run_dir.to_path_buf(),
+            shards: None,
             model: self.model.clone(),
             train: self.train.clone(),
             rules: serde_json::to_value(self.rules).context("serialising the rules options")?,

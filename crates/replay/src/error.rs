@@ -76,6 +76,10 @@ pub enum ShardError {
     },
     #[error("invalid writer id {0:?}: use 1-32 ASCII letters, digits or '_'")]
     BadWriterId(String),
+    /// A shard was asked for by a name that is not a finished shard's (it may come from a saved
+    /// cursor or a remote listing; it must never reach a path or key outside the shard store).
+    #[error("{0:?} is not a replay shard file name (shard-<sequence>-<writer>.npz)")]
+    BadShardName(String),
     #[error("invalid record: {0}")]
     Record(#[from] RecordError),
 }

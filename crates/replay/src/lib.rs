@@ -9,7 +9,9 @@
 //! Writing: [`ShardDir::for_run`] once per process, a [`ShardWriter`] per self-play worker, a
 //! [`GameRecorder`] per game (positions via [`encode_position`]), [`ShardWriter::add_game`] with
 //! its finished records. Reading: [`list_shards`], [`Shard::open`] or
-//! [`Shard::open_or_skip`], then [`Shard::records`] or [`Shard::arrays`].
+//! [`Shard::open_or_skip`], then [`Shard::records`] or [`Shard::arrays`]; a reader that may be
+//! given shards from elsewhere than a local directory (the trainer) goes through a
+//! [`ShardSource`] ([`LocalShardDir`] locally; [`Shard::from_bytes`] for fetched bytes).
 
 pub mod board;
 pub mod error;
@@ -19,6 +21,7 @@ pub mod naming;
 pub mod npy;
 pub mod reader;
 pub mod record;
+pub mod shard_source;
 pub mod writer;
 
 pub use board::{
@@ -28,7 +31,10 @@ pub use board::{
 pub use error::{NpyError, RecordError, ShardError};
 pub use format::{Provenance, ShardMeta, AUX_FIELDS, FORMAT_VERSION};
 pub use game_recorder::{GameRecorder, SearchRecord};
-pub use naming::{shards_dir, validate_writer_id, ShardFile};
+pub use naming::{
+    finished_shard_names, parse_shard_file_name, shards_dir, validate_writer_id, ShardFile,
+};
 pub use reader::{list_shards, read_all_shards, Shard};
 pub use record::{PolicyEntry, PositionRecord, Record, ShardArrays};
+pub use shard_source::{LocalShardDir, ShardSource};
 pub use writer::{ShardDir, ShardWriter};

@@ -41,8 +41,9 @@ pub(crate) fn shard_file_name(sequence: u64, writer_id: &str) -> String {
     format!("{SHARD_PREFIX}{sequence:09}-{writer_id}{SHARD_SUFFIX}")
 }
 
-/// `(sequence, writer id)` of a shard file name, or `None` for anything else.
-pub(crate) fn parse_shard_file_name(name: &str) -> Option<(u64, String)> {
+/// `(sequence, writer id)` of a finished shard's file name, or `None` for anything else
+/// (temporary files, other files, anything with a path separator).
+pub fn parse_shard_file_name(name: &str) -> Option<(u64, String)> {
     let stem = name
         .strip_prefix(SHARD_PREFIX)?
         .strip_suffix(SHARD_SUFFIX)?;
@@ -52,6 +53,24 @@ pub(crate) fn parse_shard_file_name(name: &str) -> Option<(u64, String)> {
     }
     validate_writer_id(writer).ok()?;
     Some((sequence.parse().ok()?, writer.to_string()))
+}
+
+/// The finished shard names among `names`, oldest first (by sequence, then writer id), without
+/// anything else: the order of [`crate::ShardSource::list`] for a source that gets bare names,
+/// such as an object store listing (byte order, which stops being sequence order once a
+/// sequence outgrows nine digits).
+pub fn finished_shard_names<S: AsRef<str>>(names: impl IntoIterator<Item = S>) -> Vec<String> {
+    let mut shards: Vec<(u64, String, String)> = names
+        .into_iter()
+        .filter_map(|name| {
+            let name = name.as_ref();
+            let (sequence, writer) = parse_shard_file_name(name)?;
+            Some((sequence, writer, name.to_string()))
+        })
+        .collect();
+    shards.sort();
+    shards.dedup();
+    shards.into_iter().map(|(_, _, name)| name).collect()
 }
 
 pub(crate) fn temp_file_name(writer_id: &str, pid: u32, counter: u64) -> String {
@@ -104,6 +123,26 @@ mod tests {
         ] {
             assert_eq!(parse_shard_file_name(name), None, "{name}");
         }
+    }
+
+    #[test]
+    fn finished_shard_names_are_filtered_and_in_sequence_order() {
+        let names = [
+            "shard-1000000000-w0.npz",
+            ".partial-w0-12-0.tmp",
+            "shard-000000002-b.npz",
+            "shards/shard-000000001-w0.npz",
+            "shard-000000002-a.npz",
+            "notes.txt",
+        ];
+        assert_eq!(
+            finished_shard_names(names),
+            [
+                "shard-000000002-a.npz",
+                "shard-000000002-b.npz",
+                "shard-1000000000-w0.npz"
+            ]
+        );
     }
 
     #[test]

@@ -1,9 +1,9 @@
-//! Reading shards back: listing a directory in creation order, opening and verifying one shard,
-//! and skipping (with a warning naming the file) any shard that fails verification.
+//! Reading shards back: listing a directory in creation order, opening and verifying one shard
+//! (from a file or from bytes fetched elsewhere), and skipping (with a warning naming the file) any shard that fails verification.
 
 use std::collections::BTreeMap;
 use std::fs::{self, File};
-use std::io::{BufReader, Read};
+use std::io::{BufReader, Cursor, Read, Seek};
 use std::path::{Path, PathBuf};
 
 use crate::error::ShardError;
@@ -60,11 +60,27 @@ impl Shard {
     pub fn open(path: &Path) -> Result<Shard, ShardError> {
         let file = File::open(path).map_err(|e| ShardError::io(path, e))?;
         let file_size = file.metadata().map_err(|e| ShardError::io(path, e))?.len();
+        Self::read_verified(path, BufReader::new(file), file_size)
+    }
+
+    /// [`Shard::open`] for a shard already in memory (fetched from object storage): bytes from
+    /// the network deserve the same checks and bounds as a file. `origin` (a path, or a URL
+    /// without credentials) is what errors name and [`Shard::path`] returns.
+    pub fn from_bytes(origin: &Path, bytes: &[u8]) -> Result<Shard, ShardError> {
+        Self::read_verified(origin, Cursor::new(bytes), bytes.len() as u64)
+    }
+
+    /// The one implementation of reading a shard, whatever holds its bytes.
+    fn read_verified<R: Read + Seek>(
+        path: &Path,
+        reader: R,
+        file_size: u64,
+    ) -> Result<Shard, ShardError> {
         let zip_error = |e| ShardError::Zip {
             path: path.to_path_buf(),
             source: e,
         };
-        let mut archive = zip::ZipArchive::new(BufReader::new(file)).map_err(zip_error)?;
+        let mut archive = zip::ZipArchive::new(reader).map_err(zip_error)?;
         let mut raw: BTreeMap<String, Vec<u8>> = BTreeMap::new();
         let mut claimed: u64 = 0;
         for index in 0..archive.len() {
@@ -186,11 +202,12 @@ impl Shard {
         }
     }
 
+    /// The file it was read from, or the origin given to [`Shard::from_bytes`].
     pub fn path(&self) -> &Path {
         &self.path
     }
 
-    /// Size of the file on disk, in bytes.
+    /// Size of the file (or of the bytes given to [`Shard::from_bytes`]), in bytes.
     pub fn file_size(&self) -> u64 {
         self.file_size
     }

@@ -131,6 +131,55 @@ fn truncated_shard_is_detected() {
     assert_skipped_with_warning(dir.path(), &paths[0]);
 }
 
+/// `Shard::from_bytes` on damaged bytes fails like `Shard::open` on the damaged file, naming the
+/// origin it was given, and never panics.
+fn assert_bytes_refused(bytes: &[u8]) {
+    let origin = Path::new("s3://bucket/run/shards/shard-000000001-w0.npz");
+    let error = Shard::from_bytes(origin, bytes).unwrap_err();
+    assert!(
+        error.to_string().contains(&origin.display().to_string()),
+        "the error must name the origin: {error}"
+    );
+}
+
+#[test]
+fn damaged_bytes_in_memory_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let paths = three_shards(dir.path());
+    let bytes = fs::read(&paths[1]).unwrap();
+    assert!(Shard::from_bytes(&paths[1], &bytes).is_ok());
+    for keep in [
+        0,
+        1,
+        4,
+        30,
+        bytes.len() / 3,
+        bytes.len() * 2 / 3,
+        bytes.len() - 1,
+    ] {
+        assert_bytes_refused(&bytes[..keep]);
+    }
+    // A flipped bit anywhere (zip headers, deflate data, central directory) is caught by the
+    // zip structure, a CRC-32 or the SHA-256.
+    for at in (0..bytes.len())
+        .step_by(97)
+        .chain([bytes.len() / 3, bytes.len() - 5])
+    {
+        let mut flipped = bytes.clone();
+        flipped[at] ^= 0x10;
+        if Shard::from_bytes(&paths[1], &flipped).is_ok() {
+            // Some bytes no reader looks at (a zip comment length, version-made-by fields, ...)
+            // may change harmlessly; the contents must then be intact.
+            let reread = Shard::from_bytes(&paths[1], &flipped).unwrap();
+            let original = Shard::open(&paths[1]).unwrap();
+            assert_eq!(reread.arrays(), original.arrays(), "byte {at}");
+        }
+    }
+    let mut flipped = bytes.clone();
+    flipped[bytes.len() / 3] ^= 0x40;
+    assert_bytes_refused(&flipped);
+}
+
 #[test]
 fn member_changed_behind_the_checksum_is_detected() {
     let dir = tempfile::tempdir().unwrap();

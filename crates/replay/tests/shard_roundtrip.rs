@@ -107,6 +107,28 @@ fn records_view_matches_what_was_pushed() {
 }
 
 #[test]
+fn a_shard_read_from_its_bytes_equals_the_shard_read_from_its_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let shard_dir = ShardDir::open(dir.path()).unwrap();
+    let file = shard_dir
+        .write_shard(
+            "w0",
+            &provenance(4),
+            &expected(&synthetic_game(5, 9, 70, 0.4)),
+        )
+        .unwrap();
+    let from_file = Shard::open(&file.path).unwrap();
+    let bytes = fs::read(&file.path).unwrap();
+    let origin = std::path::Path::new("s3://bucket/run/shards/shard-000000000-w0.npz");
+    let from_bytes = Shard::from_bytes(origin, &bytes).unwrap();
+    assert_eq!(from_bytes.arrays(), from_file.arrays());
+    assert_eq!(from_bytes.meta(), from_file.meta());
+    assert_eq!(from_bytes.file_size(), from_file.file_size());
+    assert_eq!(from_bytes.file_size(), bytes.len() as u64);
+    assert_eq!(from_bytes.path(), origin);
+}
+
+#[test]
 fn concurrent_writers_never_collide_and_sequences_continue_after_reopen() {
     let dir = tempfile::tempdir().unwrap();
     let shard_dir = ShardDir::open(dir.path()).unwrap();

@@ -287,6 +287,7 @@ pub fn measure(args: &TrainBenchArgs) -> Result<TrainBenchReport, TrainBenchErro
     let open = |precision: TrainPrecision| {
         Trainer::open(TrainerSetup {
             run_dir: run_dir.clone(),
+            shards: None,
             model: model.clone(),
             train: TrainConfig {
                 batch_size: args.batch_size,

@@ -15,7 +15,7 @@
 //!
 //! When the sampler is starved (too little data, or the reuse cap reached) the thread either
 //! reports it once and ends (`follow = false`, a one-off `koshogi train`) or polls the shard
-//! directory until new data arrives (`follow = true`, training next to self-play).
+//! source until new data arrives (`follow = true`, training next to self-play).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -52,7 +52,7 @@ pub enum Prefetched {
     Batch(PreparedBatch),
     /// Waiting for self-play (sent again after every poll while it lasts).
     Waiting(Starved),
-    /// Not following the directory and no batch can be drawn: the thread has ended.
+    /// Not following the shard source and no batch can be drawn: the thread has ended.
     Exhausted(Starved),
     /// The sampler failed: the thread has ended.
     Failed(SamplerError),

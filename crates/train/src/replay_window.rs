@@ -5,14 +5,15 @@
 //! same rows the same way without re-reading old shards just to count them, and draws exactly
 //! the batches the uninterrupted run would have drawn. Only the shards that overlap the
 //! current window (see [`crate::window`]) are kept loaded; a shard that cannot be read is
-//! skipped with a warning naming the file (koshogi-replay's `open_or_skip`).
+//! skipped with a warning naming the file and where it is (as koshogi-replay's `open_or_skip`).
+//! Shards come from a [`ShardSource`], so the same numbering holds whether they are in a local
+//! directory or in object storage.
 
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
-use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use koshogi_replay::{list_shards, Record, Shard, ShardArrays, ShardError};
+use koshogi_replay::{Record, ShardArrays, ShardError, ShardSource};
 use koshogi_rules::RulesOptions;
 use serde::{Deserialize, Serialize};
 
@@ -22,7 +23,7 @@ use crate::window::WindowConfig;
 /// A shard as the row numbering knows it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct KnownShard {
-    /// File name inside the shard directory.
+    /// File name in the shard source (`shard-<sequence>-<writer>.npz`).
     pub file: String,
     /// Positions it holds (0 if it could not be read when discovered).
     pub rows: u64,
@@ -72,10 +73,10 @@ pub enum ReplayWindowError {
     List(#[from] ShardError),
 }
 
-/// The row sequence over a shard directory.
+/// The row sequence over the shards of a source.
 #[derive(Debug)]
 pub struct ReplayWindow {
-    dir: PathBuf,
+    source: Arc<dyn ShardSource>,
     config: WindowConfig,
     known: Vec<KnownShard>,
     /// `first_row[i]`: number of the first row of `known[i]`.
@@ -88,10 +89,15 @@ pub struct ReplayWindow {
 }
 
 impl ReplayWindow {
-    /// A window over `dir` that continues the numbering of `known` (empty for a new run).
-    pub fn new(dir: impl Into<PathBuf>, config: &WindowConfig, known: Vec<KnownShard>) -> Self {
+    /// A window over the shards of `source` that continues the numbering of `known` (empty for
+    /// a new run).
+    pub fn new(
+        source: Arc<dyn ShardSource>,
+        config: &WindowConfig,
+        known: Vec<KnownShard>,
+    ) -> Self {
         let mut window = Self {
-            dir: dir.into(),
+            source,
             config: config.clone(),
             known: Vec::new(),
             first_row: Vec::new(),
@@ -114,8 +120,8 @@ impl ReplayWindow {
         self.known.len() - 1
     }
 
-    pub fn dir(&self) -> &Path {
-        &self.dir
+    pub fn source(&self) -> &Arc<dyn ShardSource> {
+        &self.source
     }
 
     /// Rows in every shard discovered so far (including those already outside the window).
@@ -136,15 +142,11 @@ impl ReplayWindow {
     /// and therefore inside the window), then drops shards that left the window.
     pub fn refresh(&mut self) -> Result<Refresh, ReplayWindowError> {
         let mut report = Refresh::default();
-        for file in list_shards(&self.dir)? {
-            let Some(name) = file.path.file_name().and_then(|n| n.to_str()) else {
-                continue;
-            };
-            if self.names.contains(name) {
+        for name in self.source.list()? {
+            if self.names.contains(&name) {
                 continue;
             }
-            let name = name.to_string();
-            let loaded = open_shard(&file.path);
+            let loaded = open_shard(self.source.as_ref(), &name);
             let rows = loaded.as_ref().map_or(0, |s| s.arrays.len() as u64);
             let index = self.push_known(KnownShard { file: name, rows });
             match loaded {
@@ -185,15 +187,17 @@ impl ReplayWindow {
             if self.loaded.contains_key(&i) || self.unavailable.contains(&i) {
                 continue;
             }
-            let path = self.dir.join(&self.known[i].file);
-            match open_shard(&path) {
+            let name = &self.known[i].file;
+            match open_shard(self.source.as_ref(), name) {
                 Some(shard) if shard.arrays.len() as u64 == self.known[i].rows => {
                     self.loaded.insert(i, Arc::new(shard));
                 }
                 Some(shard) => {
                     tracing::warn!(
-                        file = %path.display(),
-                        "replay shard changed size ({} rows, {} when first read); skipping it",
+                        location = %self.source.location(),
+                        file = %name,
+                        "replay shard {name} changed size ({} rows, {} when first read); \
+                         skipping it",
                         shard.arrays.len(),
                         self.known[i].rows
                     );
@@ -243,17 +247,31 @@ impl ReplayWindow {
     }
 }
 
-fn open_shard(path: &Path) -> Option<LoadedShard> {
-    let shard = Shard::open_or_skip(path)?;
+/// Reads one shard for the window, or `None` (after a warning naming the file and where it
+/// is) if it cannot be used: training must go on past one bad file.
+fn open_shard(source: &dyn ShardSource, name: &str) -> Option<LoadedShard> {
+    let shard = match source.open(name) {
+        Ok(shard) => shard,
+        Err(error) => {
+            tracing::warn!(
+                location = %source.location(),
+                file = %name,
+                "skipping unreadable replay shard {name} in {}: {error}",
+                source.location()
+            );
+            return None;
+        }
+    };
     let rules =
         match serde_json::from_value::<RulesOptions>(shard.meta().provenance.rules_options.clone())
         {
             Ok(rules) => rules,
             Err(error) => {
                 tracing::warn!(
-                    file = %path.display(),
-                    "skipping replay shard {} with unreadable rules options: {error}",
-                    path.display()
+                    location = %source.location(),
+                    file = %name,
+                    "skipping replay shard {name} in {} with unreadable rules options: {error}",
+                    source.location()
                 );
                 return None;
             }
@@ -271,7 +289,77 @@ fn open_shard(path: &Path) -> Option<LoadedShard> {
 mod tests {
     use super::*;
     use crate::synthetic::{write_random_games, SyntheticOptions};
-    use koshogi_replay::read_all_shards;
+    use koshogi_replay::{finished_shard_names, read_all_shards, LocalShardDir, Shard};
+    use std::collections::btree_map::{BTreeMap, Entry};
+    use std::path::Path;
+    use std::sync::Mutex;
+
+    fn local(dir: &Path) -> Arc<dyn ShardSource> {
+        Arc::new(LocalShardDir::new(dir))
+    }
+
+    /// Shards held in memory by name, as an object store would serve them; shards can be
+    /// added while a window reads it.
+    #[derive(Debug, Default)]
+    struct MemorySource {
+        shards: Mutex<BTreeMap<String, Vec<u8>>>,
+    }
+
+    impl MemorySource {
+        /// Copies every file of `dir` (shards and anything else, which the listing drops).
+        fn copy_of(dir: &Path) -> Self {
+            let source = Self::default();
+            source.copy_new_files(dir);
+            source
+        }
+
+        /// Copies the files of `dir` not held yet; returns how many.
+        fn copy_new_files(&self, dir: &Path) -> usize {
+            let mut shards = self.shards.lock().unwrap();
+            let mut copied = 0;
+            for entry in std::fs::read_dir(dir).unwrap() {
+                let entry = entry.unwrap();
+                let name = entry.file_name().into_string().unwrap();
+                if let Entry::Vacant(vacant) = shards.entry(name) {
+                    vacant.insert(std::fs::read(entry.path()).unwrap());
+                    copied += 1;
+                }
+            }
+            copied
+        }
+
+        fn insert(&self, name: &str, bytes: Vec<u8>) {
+            self.shards.lock().unwrap().insert(name.to_string(), bytes);
+        }
+    }
+
+    impl ShardSource for MemorySource {
+        fn list(&self) -> Result<Vec<String>, ShardError> {
+            Ok(finished_shard_names(self.shards.lock().unwrap().keys()))
+        }
+
+        fn open(&self, name: &str) -> Result<Shard, ShardError> {
+            let origin = Path::new("mem://test").join(name);
+            match self.shards.lock().unwrap().get(name) {
+                Some(bytes) => Shard::from_bytes(&origin, bytes),
+                None => Err(ShardError::Io {
+                    path: origin,
+                    source: std::io::ErrorKind::NotFound.into(),
+                }),
+            }
+        }
+
+        fn location(&self) -> String {
+            "mem://test".into()
+        }
+    }
+
+    /// `(game id, ply)` of every row, or `None` for rows outside the loaded shards.
+    fn numbered(window: &ReplayWindow) -> Vec<Option<(u64, u32)>> {
+        (0..window.total_rows())
+            .map(|row| window.row(row, 8).map(|r| (r.record.game_id, r.record.ply)))
+            .collect()
+    }
 
     fn everything() -> WindowConfig {
         WindowConfig {
@@ -290,7 +378,7 @@ mod tests {
             ..Default::default()
         };
         let report = write_random_games(dir.path(), &options).unwrap();
-        let mut window = ReplayWindow::new(dir.path(), &everything(), Vec::new());
+        let mut window = ReplayWindow::new(local(dir.path()), &everything(), Vec::new());
         let refresh = window.refresh().unwrap();
         assert_eq!(refresh.new_rows, report.positions);
         assert_eq!(refresh.new_shards, report.shards);
@@ -329,7 +417,7 @@ mod tests {
             beta: 1.0,
             max_rows: 15,
         };
-        let mut window = ReplayWindow::new(dir.path(), &small, Vec::new());
+        let mut window = ReplayWindow::new(local(dir.path()), &small, Vec::new());
         window.refresh().unwrap();
         let total = window.total_rows();
         assert_eq!(window.window(), total - 15..total);
@@ -337,7 +425,7 @@ mod tests {
         assert!(window.row(total - 1, 8).is_some());
         assert!(window.loaded_shards() < window.known().len());
         // Resuming from the known list loads the same window and finds the same rows.
-        let mut resumed = ReplayWindow::new(dir.path(), &small, window.known().to_vec());
+        let mut resumed = ReplayWindow::new(local(dir.path()), &small, window.known().to_vec());
         resumed.refresh().unwrap();
         assert_eq!(resumed.total_rows(), total);
         for row in total - 15..total {
@@ -396,7 +484,7 @@ mod tests {
         };
         let report = write_random_games(dir.path(), &options).unwrap();
         std::fs::write(dir.path().join("shard-000000099-broken.npz"), b"not a zip").unwrap();
-        let mut window = ReplayWindow::new(dir.path(), &everything(), Vec::new());
+        let mut window = ReplayWindow::new(local(dir.path()), &everything(), Vec::new());
         let refresh = window.refresh().unwrap();
         assert_eq!(refresh.unreadable, 1);
         assert_eq!(window.total_rows(), report.positions);
@@ -404,5 +492,125 @@ mod tests {
             .known()
             .iter()
             .any(|k| k.rows == 0 && k.file.contains("broken")));
+    }
+
+    #[test]
+    fn a_custom_source_numbers_rows_exactly_like_the_directory() {
+        let dir = tempfile::tempdir().unwrap();
+        let options = SyntheticOptions {
+            games: 5,
+            max_plies: 12,
+            positions_per_shard: 20,
+            ..Default::default()
+        };
+        let report = write_random_games(dir.path(), &options).unwrap();
+        std::fs::write(dir.path().join("notes.txt"), b"not a shard").unwrap();
+        let memory: Arc<dyn ShardSource> = Arc::new(MemorySource::copy_of(dir.path()));
+        let mut from_dir = ReplayWindow::new(local(dir.path()), &everything(), Vec::new());
+        let mut from_memory = ReplayWindow::new(Arc::clone(&memory), &everything(), Vec::new());
+        assert_eq!(from_dir.refresh().unwrap(), from_memory.refresh().unwrap());
+        assert_eq!(from_memory.total_rows(), report.positions);
+        assert_eq!(from_memory.known(), from_dir.known());
+        assert_eq!(from_memory.known().len(), report.shards);
+        let rows = numbered(&from_memory);
+        assert!(rows.iter().all(Option::is_some));
+        assert_eq!(rows, numbered(&from_dir));
+        assert_eq!(from_memory.source().location(), "mem://test");
+        // A window resumed over the other source from the same numbering agrees too.
+        let mut resumed = ReplayWindow::new(memory, &everything(), from_dir.known().to_vec());
+        assert_eq!(resumed.refresh().unwrap(), Refresh::default());
+        assert_eq!(numbered(&resumed), rows);
+    }
+
+    #[test]
+    fn a_corrupt_shard_in_a_custom_source_is_skipped() {
+        let dir = tempfile::tempdir().unwrap();
+        let options = SyntheticOptions {
+            games: 4,
+            max_plies: 8,
+            positions_per_shard: 10,
+            ..Default::default()
+        };
+        let report = write_random_games(dir.path(), &options).unwrap();
+        let memory = MemorySource::copy_of(dir.path());
+        // One shard cut short in transit, one that was never a zip.
+        let names = memory.list().unwrap();
+        let damaged = names[1].clone();
+        let mut bytes = memory.shards.lock().unwrap()[&damaged].clone();
+        bytes.truncate(bytes.len() * 2 / 3);
+        memory.insert(&damaged, bytes);
+        memory.insert("shard-000000099-broken.npz", b"not a zip".to_vec());
+        let damaged_rows = Shard::open(&dir.path().join(&damaged)).unwrap().len() as u64;
+
+        let mut window = ReplayWindow::new(Arc::new(memory), &everything(), Vec::new());
+        let refresh = window.refresh().unwrap();
+        assert_eq!(refresh.unreadable, 2);
+        assert_eq!(refresh.new_shards, report.shards + 1);
+        assert_eq!(window.total_rows(), report.positions - damaged_rows);
+        let skipped: Vec<&str> = window
+            .known()
+            .iter()
+            .filter(|k| k.rows == 0)
+            .map(|k| k.file.as_str())
+            .collect();
+        assert_eq!(skipped, [damaged.as_str(), "shard-000000099-broken.npz"]);
+        assert!(numbered(&window).iter().all(Option::is_some));
+    }
+
+    #[test]
+    fn a_shard_added_to_a_custom_source_between_refreshes_is_picked_up() {
+        let dir = tempfile::tempdir().unwrap();
+        let first = SyntheticOptions {
+            games: 2,
+            max_plies: 10,
+            positions_per_shard: 10,
+            ..Default::default()
+        };
+        let before = write_random_games(dir.path(), &first).unwrap();
+        let memory = Arc::new(MemorySource::copy_of(dir.path()));
+        let mut window = ReplayWindow::new(memory.clone(), &everything(), Vec::new());
+        window.refresh().unwrap();
+        assert_eq!(window.total_rows(), before.positions);
+        let old_rows = numbered(&window);
+
+        let more = SyntheticOptions {
+            games: 1,
+            max_plies: 10,
+            positions_per_shard: 1000,
+            seed: 9,
+            writer_id: "later".into(),
+            ..Default::default()
+        };
+        let added = write_random_games(dir.path(), &more).unwrap();
+        assert_eq!(memory.copy_new_files(dir.path()), 1);
+        let refresh = window.refresh().unwrap();
+        assert_eq!(
+            refresh,
+            Refresh {
+                new_shards: 1,
+                new_rows: added.positions,
+                unreadable: 0,
+            }
+        );
+        assert_eq!(window.total_rows(), before.positions + added.positions);
+        let rows = numbered(&window);
+        assert_eq!(
+            rows[..old_rows.len()],
+            old_rows[..],
+            "old rows keep their numbers"
+        );
+        // The new rows are the new shard's, in order, after all the old ones.
+        let newest = window.known().last().unwrap().file.clone();
+        assert!(newest.ends_with("-later.npz"), "{newest}");
+        let expected: Vec<Option<(u64, u32)>> = Shard::open(&dir.path().join(&newest))
+            .unwrap()
+            .records()
+            .map(|r| Some((r.game_id, r.ply)))
+            .collect();
+        assert_eq!(rows[old_rows.len()..], expected[..]);
+        // And the directory window, refreshed once over everything, agrees.
+        let mut from_dir = ReplayWindow::new(local(dir.path()), &everything(), Vec::new());
+        from_dir.refresh().unwrap();
+        assert_eq!(numbered(&from_dir), rows);
     }
 }

@@ -15,7 +15,7 @@
 //! cursor (seed, batches drawn, the shard numbering) is the entire sampler state and a resumed
 //! run draws exactly the batches the uninterrupted one would have drawn.
 
-use std::path::PathBuf;
+use std::sync::Arc;
 
 use koshogi_nn::features::{encode_position, mirror_features, FeatureInput, FEATURE_LEN};
 use koshogi_nn::move_encoding::encode_moves;
@@ -28,7 +28,7 @@ use serde::{Deserialize, Serialize};
 use crate::config::{MaterialHeadTarget, TrainConfig};
 use crate::replay_window::{KnownShard, Refresh, ReplayWindow, ReplayWindowError, WindowRow};
 use crate::window::WindowConfig;
-use koshogi_replay::{decode_position, BoardDecodeError};
+use koshogi_replay::{decode_position, BoardDecodeError, ShardSource};
 
 /// What the sampler needs from the run configuration.
 #[derive(Debug, Clone, PartialEq)]
@@ -189,7 +189,7 @@ struct Scratch {
     policy: Vec<(u32, f32)>,
 }
 
-/// Draws batches from a shard directory.
+/// Draws batches from the shards of a [`ShardSource`].
 #[derive(Debug)]
 pub struct Sampler {
     config: SamplerConfig,
@@ -202,14 +202,10 @@ pub struct Sampler {
 }
 
 impl Sampler {
-    /// A sampler over `shards_dir` continuing from `cursor`. Call [`Sampler::refresh`] to
-    /// discover shards.
-    pub fn new(
-        shards_dir: impl Into<PathBuf>,
-        config: SamplerConfig,
-        cursor: SamplerCursor,
-    ) -> Self {
-        let window = ReplayWindow::new(shards_dir, &config.window, cursor.shards);
+    /// A sampler over the shards of `source` continuing from `cursor`. Call
+    /// [`Sampler::refresh`] to discover shards.
+    pub fn new(source: Arc<dyn ShardSource>, config: SamplerConfig, cursor: SamplerCursor) -> Self {
+        let window = ReplayWindow::new(source, &config.window, cursor.shards);
         Self {
             config,
             window,
@@ -447,9 +443,14 @@ mod tests {
     use super::*;
     use crate::synthetic::{write_random_games, SyntheticOptions};
     use koshogi_nn::features::FeatureInput;
+    use koshogi_replay::LocalShardDir;
     use koshogi_rules::{Game, Position};
     use std::collections::BTreeSet;
     use tch::Device;
+
+    fn local(dir: &std::path::Path) -> Arc<dyn ShardSource> {
+        Arc::new(LocalShardDir::new(dir))
+    }
 
     fn config(batch_size: usize) -> SamplerConfig {
         SamplerConfig {
@@ -497,7 +498,7 @@ mod tests {
             samples_per_new_row: 2.0,
             ..config(8)
         };
-        let mut sampler = Sampler::new(dir.path(), cfg, SamplerCursor::fresh(5));
+        let mut sampler = Sampler::new(local(dir.path()), cfg, SamplerCursor::fresh(5));
         sampler.refresh().unwrap();
         let rows = sampler.window().total_rows();
         let expected = (2 * rows) / 8;
@@ -535,7 +536,7 @@ mod tests {
             start_rows: 1_000,
             ..config(4)
         };
-        let mut sampler = Sampler::new(dir.path(), cfg, SamplerCursor::fresh(1));
+        let mut sampler = Sampler::new(local(dir.path()), cfg, SamplerCursor::fresh(1));
         sampler.refresh().unwrap();
         assert!(matches!(
             sampler.next_batch().unwrap(),
@@ -546,12 +547,12 @@ mod tests {
     #[test]
     fn a_cursor_reproduces_the_next_batch() {
         let dir = shards(2, 3);
-        let mut a = Sampler::new(dir.path(), config(6), SamplerCursor::fresh(11));
+        let mut a = Sampler::new(local(dir.path()), config(6), SamplerCursor::fresh(11));
         a.refresh().unwrap();
         ready(a.next_batch().unwrap());
         let cursor = a.cursor();
         let from_a = ready(a.next_batch().unwrap()).builder.build(Device::Cpu);
-        let mut b = Sampler::new(dir.path(), config(6), cursor);
+        let mut b = Sampler::new(local(dir.path()), config(6), cursor);
         b.refresh().unwrap();
         let from_b = ready(b.next_batch().unwrap()).builder.build(Device::Cpu);
         assert!(from_a.features.equal(&from_b.features));
@@ -565,7 +566,7 @@ mod tests {
                 mirror_probability: p,
                 ..config(12)
             };
-            let mut sampler = Sampler::new(dir.path(), cfg, SamplerCursor::fresh(21));
+            let mut sampler = Sampler::new(local(dir.path()), cfg, SamplerCursor::fresh(21));
             sampler.refresh().unwrap();
             let batch = ready(sampler.next_batch().unwrap());
             (batch.mirrored, batch.builder.build(Device::Cpu))
@@ -672,7 +673,7 @@ mod tests {
         let dir = long_random_games();
         let mut config = config(64);
         config.outlook_weight = 1.0;
-        let mut sampler = Sampler::new(dir.path(), config, SamplerCursor::fresh(3));
+        let mut sampler = Sampler::new(local(dir.path()), config, SamplerCursor::fresh(3));
         sampler.refresh().unwrap();
         let batch = ready(sampler.next_batch().unwrap());
         let targets = batch.builder.wdl_targets();
@@ -698,7 +699,7 @@ mod tests {
             config.material_head_target = MaterialHeadTarget::Ahead;
             config.material_relative = relative;
             config.mirror_probability = 0.0;
-            let mut sampler = Sampler::new(dir.path(), config, SamplerCursor::fresh(3));
+            let mut sampler = Sampler::new(local(dir.path()), config, SamplerCursor::fresh(3));
             sampler.refresh().unwrap();
             let batch = ready(sampler.next_batch().unwrap());
             batch.builder.material_targets().to_vec()

@@ -18,6 +18,7 @@ use indicatif::ProgressBar;
 use koshogi_metrics::EventWriter;
 use koshogi_nn::training_step::compute_losses;
 use koshogi_nn::{Model, ModelConfig, ResolvedRuntime, TrainingBatch, WorkingCopy};
+use koshogi_replay::{LocalShardDir, ShardSource};
 use tch::Device;
 
 use crate::checkpoint_manager::{CheckpointEntry, CheckpointError, CheckpointManager};
@@ -35,8 +36,13 @@ use crate::trainer_state::{
 /// Everything the trainer is told by its caller (`koshogi train`, `koshogi run`, tests).
 #[derive(Debug, Clone)]
 pub struct TrainerSetup {
-    /// The run directory: shards in `shards/`, checkpoints in `checkpoints/`, events in `tb/`.
+    /// The run directory: checkpoints in `checkpoints/`, events in `tb/`, and the shards in
+    /// `shards/` unless [`TrainerSetup::shards`] says otherwise.
     pub run_dir: PathBuf,
+    /// Where the replay shards are read from; `None` (what a purely local run passes) is a
+    /// [`LocalShardDir`] over `<run_dir>/shards`. Runs whose self-play writes to object storage
+    /// pass that store's source here; the checkpoints stay in `run_dir` either way.
+    pub shards: Option<Arc<dyn ShardSource>>,
     pub model: ModelConfig,
     pub train: TrainConfig,
     /// The serialised `RulesOptions` of the run (recorded in every model card).
@@ -56,8 +62,12 @@ pub struct TrainerSetup {
 }
 
 impl TrainerSetup {
-    pub fn shards_dir(&self) -> PathBuf {
-        koshogi_replay::shards_dir(&self.run_dir)
+    /// The source the trainer reads shards from ([`TrainerSetup::shards`] or its default).
+    pub fn shard_source(&self) -> Arc<dyn ShardSource> {
+        match &self.shards {
+            Some(source) => Arc::clone(source),
+            None => Arc::new(LocalShardDir::for_run(&self.run_dir)),
+        }
     }
 
     pub fn checkpoints_dir(&self) -> PathBuf {
@@ -104,7 +114,7 @@ pub enum StopReason {
     ReachedSteps,
     /// The stop flag was set.
     Requested,
-    /// Not following the shard directory, and no further batch could be drawn.
+    /// Not following the shard source, and no further batch could be drawn.
     OutOfData(Starved),
 }
 
@@ -321,7 +331,7 @@ impl Trainer {
             self.setup.model.material_relative,
             self.setup.max_plies,
         );
-        Sampler::new(self.setup.shards_dir(), config, self.cursor())
+        Sampler::new(self.setup.shard_source(), config, self.cursor())
     }
 
     /// One optimiser step on `batch` (best built for [`Trainer::input_runtime`]; other
@@ -420,7 +430,7 @@ impl Trainer {
             new_shards = refresh.new_shards,
             rows = sampler.window().total_rows(),
             "replay data in {}",
-            self.setup.shards_dir().display()
+            sampler.window().source().location()
         );
         let prefetcher = Prefetcher::spawn(
             sampler,

@@ -48,6 +48,7 @@ fn setup(run_dir: &Path, steps: u64, kind: OptimizerKind) -> TrainerSetup {
     train.checkpoint.keep_last = 10;
     TrainerSetup {
         run_dir: run_dir.to_path_buf(),
+        shards: None,
         model: ModelConfig::tiny(),
         train,
         rules: serde_json::json!({}),
