@@ -18,5 +18,9 @@ bash "$repo_root/scripts/setup-chromium.sh"
 # python/ (the network's PyTorch twin, ONNX export) is tested with onnx and onnxruntime.
 echo "== scripts/setup-python.sh"
 bash "$repo_root/scripts/setup-python.sh" >/dev/null
+# The object-store tests run the distributed roles against moto's S3 server on loopback.
+echo "== scripts/setup-moto.sh"
+KOSHOGI_MOTO_PYTHON="$(bash "$repo_root/scripts/setup-moto.sh")"
+export KOSHOGI_MOTO_PYTHON KOSHOGI_REQUIRE_MOTO=1
 echo "== cargo test"
 cargo test --workspace

@@ -7,6 +7,7 @@ mod commands;
 mod gatekeeper;
 mod interrupt;
 mod run_config;
+mod stored_run;
 
 use clap::{Parser, Subcommand};
 
@@ -26,6 +27,9 @@ enum Command {
     Selfplay(commands::selfplay::SelfplayArgs),
     /// Train the network on a run directory's replay shards (checkpoints, TensorBoard, resume).
     Train(commands::train::TrainArgs),
+    /// Copy a run between a local directory and object storage (push, pull), or list a stored
+    /// run (ls): docs/distributed.md.
+    Store(commands::store::StoreArgs),
     /// Play matches between players (Elo ± 95 % CI, SPRT) or rate a run's checkpoints (--ladder).
     Arena(commands::arena::ArenaArgs),
     /// A run's checkpoint against its first checkpoint and fixed opponents, policy and search:
@@ -78,6 +82,7 @@ fn main() {
         Command::Arena(args) => commands::arena::run(args),
         Command::Eval(args) => commands::eval::run(args),
         Command::Info(args) => commands::info::run(args),
+        Command::Store(args) => commands::store::run(args),
         Command::Moves(args) => commands::moves::run(args),
         Command::Perft(args) => commands::perft::run(args),
         Command::Play(args) => commands::play::run(args),

@@ -68,8 +68,24 @@ pub struct RunLocation {
 }
 
 impl RunLocation {
-    /// The configuration, its text (to keep in the run directory) and the run directory.
+    /// The run in object storage that `--run` names, if it is a URL (the distributed roles);
+    /// `None` for a local directory.
+    pub fn remote(&self) -> Result<Option<koshogi_run_store::RemoteRun>> {
+        let Some(run) = &self.run else {
+            return Ok(None);
+        };
+        match koshogi_run_store::RunTarget::parse(run)? {
+            koshogi_run_store::RunTarget::Remote(remote) => Ok(Some(remote)),
+            koshogi_run_store::RunTarget::Local(_) => Ok(None),
+        }
+    }
+
+    /// The configuration, its text (to keep in the run directory) and the run directory. A
+    /// store URL is refused: only the distributed roles work on one (see [`Self::remote`]).
     pub fn resolve(&self) -> Result<(RunConfig, String, PathBuf)> {
+        if let Some(remote) = self.remote()? {
+            koshogi_run_store::RunTarget::Remote(remote).require_local()?;
+        }
         let guess = self
             .run
             .clone()

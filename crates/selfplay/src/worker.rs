@@ -119,6 +119,10 @@ pub struct WorkerContext {
     pub model: Arc<ModelSignals>,
     /// Fixes every random choice of the worker (game ids, search noise, openings).
     pub seed: u64,
+    /// Starts the shard writer ids of this process (`<prefix>w<worker>_<random>`): a worker id
+    /// such as `s3_` keeps the names of processes on different machines apart even when they
+    /// share a seed. Empty for a local run; at most 17 characters of `[A-Za-z0-9_]`.
+    pub writer_prefix: String,
 }
 
 /// The bookkeeping of the game a slot is playing.
@@ -205,7 +209,7 @@ impl<'a> WorkerState<'a> {
         );
         let shard_dir = ShardDir::for_run(&ctx.run_dir)?;
         // Unique among concurrent writers and across restarts of the run.
-        let writer_id = format!("w{worker}_{:08x}", rng.random::<u32>());
+        let writer_id = format!("{}w{worker}_{:08x}", ctx.writer_prefix, rng.random::<u32>());
         let writer = ShardWriter::new(
             shard_dir,
             writer_id,

@@ -38,6 +38,7 @@ fn two_games_on_a_tiny_network_and_a_checkpoint_switch() {
         stop: Arc::new(AtomicBool::new(false)),
         model: signals.clone(),
         seed: 3,
+        writer_prefix: String::new(),
     };
     let make = {
         let checkpoints = checkpoints.clone();

@@ -29,6 +29,7 @@ fn context(run_dir: &std::path::Path, games: u64, config: SelfplayConfig) -> Wor
         stop: Arc::new(AtomicBool::new(false)),
         model: Arc::new(ModelSignals::new(4)),
         seed: 7,
+        writer_prefix: String::new(),
     }
 }
 

@@ -121,6 +121,9 @@ pub struct ArenaArgs {
     /// network.
     #[arg(long, value_name = "PLAYERS", default_value = DEFAULT_BASELINES)]
     pub anchors: String,
+    /// With `--ladder s3://…`: the local working directory and polling (docs/distributed.md).
+    #[command(flatten)]
+    pub store: crate::stored_run::StoreOptions,
 }
 
 struct Progress {
@@ -202,7 +205,20 @@ pub fn run(args: ArenaArgs) -> Result<()> {
         output_dir: args.out.clone(),
     };
     match &args.ladder {
-        Some(run_dir) => ladder(&args, run_dir, match_settings, runtime),
+        Some(run) => match koshogi_run_store::RunTarget::parse(run)? {
+            koshogi_run_store::RunTarget::Local(run_dir) => {
+                ladder(&args, &run_dir, match_settings, runtime)
+            }
+            koshogi_run_store::RunTarget::Remote(remote) => {
+                remote.probe()?;
+                let cache = crate::stored_run::Cache::open(&remote, "arena", &args.store)?;
+                crate::stored_run::prepare_ladder_cache(&remote, &cache.dir)?;
+                ladder(&args, &cache.dir, match_settings, runtime)?;
+                crate::stored_run::send_ladder_results(&remote, &cache.dir)?;
+                println!("ladder sent to {}/arena", remote.url());
+                Ok(())
+            }
+        },
         None => single_match(&args, match_settings, runtime),
     }
 }

@@ -15,4 +15,5 @@ pub mod run;
 pub mod selfplay;
 pub mod serve;
 pub mod show;
+pub mod store;
 pub mod train;

@@ -68,6 +68,19 @@ fn stop_after(minutes: f64, stop: Arc<std::sync::atomic::AtomicBool>) -> Result<
 }
 
 pub fn run(args: RunArgs) -> Result<()> {
+    if let Some(run) = &args.run {
+        if let koshogi_run_store::RunTarget::Remote(remote) =
+            koshogi_run_store::RunTarget::parse(run)?
+        {
+            return Err(anyhow!(
+                "`koshogi run` is the one-machine job on a local directory; for {} start the \
+                 roles (`koshogi train --run URL --follow --resume`, `koshogi selfplay --run URL \
+                 --worker-id ID`), or run locally and `koshogi store push DIR URL` \
+                 (docs/distributed.md)",
+                remote.url()
+            ));
+        }
+    }
     let (mut config, text) = match (&args.config, &args.run) {
         (Some(path), _) => RunConfig::load(path)?,
         (None, Some(dir)) => {

@@ -4,6 +4,10 @@
 //! `<run>/tb/selfplay/` (TensorBoard) and to the progress line. Ctrl-C stops after the games in
 //! progress have finished their current move: finished games are never lost, unfinished ones are
 //! dropped.
+//!
+//! With `--run s3://…` (or another store URL) the worker plays in a local cache directory and
+//! the store sync thread sends its shards and records and fetches newer checkpoints
+//! (crate::stored_run, docs/distributed.md); `--worker-id` keeps several workers apart.
 
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -20,6 +24,7 @@ use koshogi_selfplay::{
 
 use crate::interrupt::stop_flag_on_interrupt;
 use crate::run_config::{prepare_run_dir, RunConfig, RunLocation};
+use crate::stored_run::{self, Cache, StoreOptions, SyncThread};
 
 #[derive(Args)]
 pub struct SelfplayArgs {
@@ -34,9 +39,31 @@ pub struct SelfplayArgs {
     /// Override search.simulations.
     #[arg(long)]
     pub simulations: Option<u32>,
+    /// This worker's name among the workers of a run (1-16 of A-Z, a-z, 0-9, _): it starts
+    /// the names of its shards and varies its seed, so workers never collide. Each of several
+    /// workers of a stored run on one machine needs its own.
+    #[arg(long, value_parser = parse_worker_id)]
+    pub worker_id: Option<String>,
+    #[command(flatten)]
+    pub store: StoreOptions,
+}
+
+fn parse_worker_id(text: &str) -> Result<String, String> {
+    let ok = (1..=16).contains(&text.len())
+        && text.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+    if ok {
+        Ok(text.to_string())
+    } else {
+        Err(format!(
+            "`{text}` is not a worker id: 1-16 characters of A-Z, a-z, 0-9 and _"
+        ))
+    }
 }
 
 pub fn run(args: SelfplayArgs) -> Result<()> {
+    if let Some(remote) = args.location.remote()? {
+        return run_stored(args, remote);
+    }
     let (mut config, text, run_dir) = args.location.resolve()?;
     if let Some(n) = args.parallel {
         config.selfplay.games_per_worker = n;
@@ -49,13 +76,84 @@ pub fn run(args: SelfplayArgs) -> Result<()> {
 
     let stop = stop_flag_on_interrupt("the games in progress finish their current move");
     let stats = Arc::new(SelfplayStats::default());
-    let ctx = worker_context(&config, &run_dir, args.games, stop, stats.clone())?;
+    let mut ctx = worker_context(&config, &run_dir, args.games, stop, stats.clone())?;
+    name_worker(&mut ctx, args.worker_id.as_deref());
     let reporter = Reporter::start(&run_dir, stats.clone(), args.games, None);
     let result = play(&config, &ctx, false);
     reporter.finish();
     result?;
     println!("{}", stats.summary());
     println!("shards: {}", koshogi_replay::shards_dir(&run_dir).display());
+    Ok(())
+}
+
+/// Gives the workers of this process their id: shard names start with it and the seed
+/// depends on it (two workers with the run's fixed seed would otherwise play the same games).
+fn name_worker(ctx: &mut WorkerContext, worker_id: Option<&str>) {
+    if let Some(id) = worker_id {
+        use std::hash::{Hash, Hasher};
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        id.hash(&mut hasher);
+        ctx.seed ^= hasher.finish();
+        ctx.writer_prefix = format!("{id}_");
+    }
+}
+
+/// A worker of a run in object storage: plays in its cache directory while the sync thread
+/// sends shards and records and fetches the newest published checkpoint.
+fn run_stored(args: SelfplayArgs, remote: koshogi_run_store::RemoteRun) -> Result<()> {
+    remote.probe()?;
+    let role = match &args.worker_id {
+        Some(id) => format!("selfplay-{id}"),
+        None => "selfplay".to_string(),
+    };
+    let cache = Cache::open(&remote, &role, &args.store)?;
+    let stop = stop_flag_on_interrupt("the games in progress finish their current move");
+    let (mut config, _) = stored_run::resolve_config(
+        &remote,
+        &cache.dir,
+        args.location.config.as_deref(),
+        true,
+        Some(&stop),
+    )?;
+    if let Some(n) = args.parallel {
+        config.selfplay.games_per_worker = n;
+    }
+    if let Some(n) = args.simulations {
+        config.search.simulations = n;
+    }
+    config.validate()?;
+    tracing::info!("self-play for {} in {}", remote.url(), cache.dir.display());
+    // The newest network before the first game, not a random one.
+    stored_run::fetch_playing_checkpoint(&remote, &cache.dir, false)?;
+    let poll = Duration::from_secs_f64(args.store.poll_seconds);
+    let sync = SyncThread::spawn(
+        "store-sync",
+        poll,
+        stop.clone(),
+        stored_run::selfplay_sync(remote.clone(), cache.dir.clone(), false),
+    )?;
+    let stats = Arc::new(SelfplayStats::default());
+    let mut ctx = worker_context(&config, &cache.dir, args.games, stop, stats.clone())?;
+    name_worker(&mut ctx, args.worker_id.as_deref());
+    // A fresh seed at every start, whatever run.seed says: a worker restarted after a crash
+    // must neither replay its games nor reuse its shard names (its sent shards have left the
+    // cache, so the sequence numbers start again).
+    ctx.seed ^= {
+        use std::hash::{BuildHasher, Hasher};
+        let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+        hasher.write_u32(std::process::id());
+        hasher.finish()
+    };
+    let reporter = Reporter::start(&cache.dir, stats.clone(), args.games, None);
+    let result = play(&config, &ctx, false);
+    reporter.finish();
+    // The last pass sends what the games finished meanwhile, even after a failed pool.
+    let synced = sync.finish();
+    result?;
+    synced.context("sending to the store")?;
+    println!("{}", stats.summary());
+    println!("shards: {}/shards", remote.url());
     Ok(())
 }
 
@@ -87,6 +185,7 @@ pub fn worker_context(
         stop,
         model: Arc::new(ModelSignals::new(config.selfplay.workers)),
         seed: config.selfplay_seed(),
+        writer_prefix: String::new(),
     })
 }
 

@@ -6,6 +6,11 @@
 //! settings), else the built-in defaults; the trainer reads `[model]`, `[train]`, `[rules]` and
 //! `selfplay.max_plies`. Ctrl-C (or SIGTERM) asks the trainer to stop after the current step;
 //! it then writes a final checkpoint and exits normally.
+//!
+//! With `--run s3://…` (or another store URL) the trainer reads shards straight from the store,
+//! works in a local cache directory, and publishes each checkpoint to the store
+//! (crate::stored_run, docs/distributed.md); restarted anywhere with `--resume`, it continues
+//! from the newest published checkpoint.
 
 use anyhow::Result;
 use clap::Args;
@@ -14,6 +19,7 @@ use koshogi_train::{StopReason, TrainSummary, Trainer};
 
 use crate::interrupt::stop_flag_on_interrupt;
 use crate::run_config::{prepare_run_dir, RunLocation};
+use crate::stored_run::{self, Cache, StoreOptions, SyncThread};
 
 #[derive(Args)]
 pub struct TrainArgs {
@@ -31,9 +37,14 @@ pub struct TrainArgs {
     /// When the data runs out (reuse cap), wait for new shards instead of stopping.
     #[arg(long)]
     pub follow: bool,
+    #[command(flatten)]
+    pub store: StoreOptions,
 }
 
 pub fn run(args: TrainArgs) -> Result<()> {
+    if let Some(remote) = args.location.remote()? {
+        return run_stored(args, remote);
+    }
     let (mut config, text, run_dir) = args.location.resolve()?;
     if let Some(steps) = args.steps {
         config.train.steps = steps;
@@ -49,6 +60,56 @@ pub fn run(args: TrainArgs) -> Result<()> {
     bar.finish_and_clear();
 
     print_summary(&summary);
+    Ok(())
+}
+
+/// The trainer of a run in object storage.
+fn run_stored(args: TrainArgs, remote: koshogi_run_store::RemoteRun) -> Result<()> {
+    remote.probe()?;
+    let cache = Cache::open(&remote, "train", &args.store)?;
+    let (mut config, _) = stored_run::resolve_config(
+        &remote,
+        &cache.dir,
+        args.location.config.as_deref(),
+        false,
+        None,
+    )?;
+    if let Some(steps) = args.steps {
+        config.train.steps = steps;
+    }
+    config.validate()?;
+    stored_run::prepare_trainer_cache(&remote, &cache.dir, args.resume)?;
+    tracing::info!("training {} in {}", remote.url(), cache.dir.display());
+
+    let stop = stop_flag_on_interrupt("the current training step and a final checkpoint");
+    let poll = std::time::Duration::from_secs_f64(args.store.poll_seconds);
+    let mut setup = config.trainer_setup(&cache.dir, args.resume, args.follow)?;
+    setup.shards = Some(std::sync::Arc::new(koshogi_run_store::StoredShards::new(
+        remote.clone(),
+        poll,
+    )));
+    let sync = SyncThread::spawn(
+        "store-sync",
+        poll,
+        stop.clone(),
+        stored_run::trainer_sync(
+            remote.clone(),
+            cache.dir.clone(),
+            config.train.checkpoint.clone(),
+        ),
+    )?;
+    let trained = Trainer::open(setup).and_then(|mut trainer| {
+        let bar = progress_bar(trainer.step(), trainer.target_steps());
+        let summary = trainer.run(&stop, Some(&bar));
+        bar.finish_and_clear();
+        summary
+    });
+    // The last pass publishes the final checkpoint.
+    let synced = sync.finish();
+    let summary = trained?;
+    synced?;
+    print_summary(&summary);
+    println!("published to {}/checkpoints", remote.url());
     Ok(())
 }
 

@@ -1,0 +1,29 @@
+//! Where a run lives, and how its files travel when its processes do not share a disk.
+//!
+//! A run is a local directory or a prefix in object storage (`s3://`, `gs://`, `az://`,
+//! `file://`, through the `object_store` crate). Every process still works in a local
+//! directory — libtorch loads checkpoints from files and TensorBoard writes live event files —
+//! and this crate moves what must be shared between that directory and the store:
+//! - a replay shard or game record is one atomic put ([`outbox`]);
+//! - a checkpoint becomes visible only when all its files are up: its files, then a marker,
+//!   then the `checkpoints/latest.json` pointer ([`checkpoints`]);
+//! - other files (TensorBoard events, arena tables, `accepted.json`) are copied when they
+//!   change ([`tree`]).
+//!
+//! Nothing here knows about training: the roles (`koshogi selfplay`, `train`, `arena`) decide
+//! what to send and fetch. See docs/distributed.md.
+
+pub mod checkpoints;
+pub mod copy;
+mod error;
+pub mod layout;
+mod location;
+pub mod outbox;
+mod remote;
+mod shards;
+pub mod tree;
+
+pub use error::StoreError;
+pub use location::{is_store_url, RunTarget};
+pub use remote::{ObjectEntry, RemoteRun};
+pub use shards::StoredShards;

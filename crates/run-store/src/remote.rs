@@ -1,0 +1,494 @@
+//! A run in object storage, behind a small blocking API.
+//!
+//! The rest of the system is threads, not async tasks, so each [`RemoteRun`] owns a one-thread
+//! tokio runtime and blocks on it. Keys are relative to the run's prefix and checked, so no
+//! key from a listing or a file name can address anything outside the run. Transient failures
+//! (5xx, timeouts, dropped connections) are retried by `object_store` with exponential backoff
+//! ([`retry_config`]); what still fails is reported with the URL, the action and the key.
+
+use std::fmt;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use futures::TryStreamExt;
+use object_store::path::Path as ObjectPath;
+use object_store::{ClientOptions, ObjectStore, ObjectStoreExt, PutPayload, RetryConfig};
+
+use crate::location::SCHEMES;
+use crate::StoreError;
+
+/// The largest object a run reads into memory (checkpoints of the largest networks fit).
+pub const MAX_OBJECT_BYTES: u64 = 4 << 30;
+
+/// One object of a listing: its key relative to the run, and its size.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ObjectEntry {
+    pub key: String,
+    pub size: u64,
+}
+
+/// A run in object storage: the store, the run's prefix in it, and the runtime its requests
+/// run on. Cheap to clone (shared).
+#[derive(Clone)]
+pub struct RemoteRun {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    /// As the user wrote it (credentials are refused in URLs, so this is safe to print).
+    url: String,
+    store: Arc<dyn ObjectStore>,
+    prefix: ObjectPath,
+    /// Which environment variables hold this store's credentials, for error messages.
+    credentials_hint: &'static str,
+    runtime: tokio::runtime::Runtime,
+}
+
+impl fmt::Debug for RemoteRun {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("RemoteRun")
+            .field("url", &self.inner.url)
+            .finish()
+    }
+}
+
+/// Retries of transient failures: 10 tries with exponential backoff from 100 ms to 15 s, at
+/// most 3 minutes per request (S3 request signatures stay valid for longer than that).
+pub fn retry_config() -> RetryConfig {
+    RetryConfig {
+        backoff: object_store::BackoffConfig {
+            init_backoff: Duration::from_millis(100),
+            max_backoff: Duration::from_secs(15),
+            base: 2.0,
+        },
+        max_retries: 10,
+        retry_timeout: Duration::from_secs(180),
+    }
+}
+
+fn client_options() -> ClientOptions {
+    ClientOptions::new()
+        .with_connect_timeout(Duration::from_secs(10))
+        .with_timeout(Duration::from_secs(300))
+}
+
+fn bad_url(url: &str, reason: impl Into<String>) -> StoreError {
+    StoreError::BadUrl {
+        url: url.to_string(),
+        reason: reason.into(),
+    }
+}
+
+/// Whether the S3 endpoint in the environment is plain HTTP (a local MinIO or moto).
+fn endpoint_is_http() -> bool {
+    ["AWS_ENDPOINT_URL", "AWS_ENDPOINT", "AWS_ENDPOINT_URL_S3"]
+        .iter()
+        .filter_map(|name| std::env::var(name).ok())
+        .any(|value| value.starts_with("http://"))
+}
+
+impl RemoteRun {
+    /// Opens the store a URL names. Credentials and endpoints come from the environment only
+    /// (`AWS_*`, `GOOGLE_*`, `AZURE_*`); no request is made yet.
+    pub fn open(text: &str) -> Result<RemoteRun, StoreError> {
+        let url = url::Url::parse(text).map_err(|e| bad_url(text, e.to_string()))?;
+        let scheme = url.scheme();
+        if !SCHEMES.contains(&scheme) {
+            return Err(bad_url(
+                text,
+                format!(
+                    "unknown scheme `{scheme}://` (use one of {})",
+                    SCHEMES.join(", ")
+                ),
+            ));
+        }
+        if !url.username().is_empty() || url.password().is_some() || url.query().is_some() {
+            let mut shown = url.clone();
+            let _ = shown.set_username("");
+            let _ = shown.set_password(None);
+            shown.set_query(None);
+            return Err(bad_url(
+                shown.as_str(),
+                "credentials and options go in the environment (AWS_ACCESS_KEY_ID, ...), never in the URL",
+            ));
+        }
+        let host = url.host_str().unwrap_or("");
+        let segments: Vec<&str> = url.path().split('/').filter(|s| !s.is_empty()).collect();
+        let build_error = |e: object_store::Error| bad_url(text, e.to_string());
+        let (store, prefix_segments, credentials_hint): (Arc<dyn ObjectStore>, Vec<&str>, _) =
+            match scheme {
+                "file" => {
+                    if !(host.is_empty() || host == "localhost") {
+                        return Err(bad_url(
+                            text,
+                            "a file URL names an absolute path: file:///path/to/run",
+                        ));
+                    }
+                    let path = url
+                        .to_file_path()
+                        .map_err(|()| bad_url(text, "not a local path"))?;
+                    std::fs::create_dir_all(&path)
+                        .map_err(StoreError::local("creating the run directory", &path))?;
+                    let store = object_store::local::LocalFileSystem::new_with_prefix(&path)
+                        .map_err(build_error)?
+                        .with_automatic_cleanup(true);
+                    (Arc::new(store), Vec::new(), "file permissions")
+                }
+                "memory" => (
+                    Arc::new(object_store::memory::InMemory::new()),
+                    std::iter::once(host)
+                        .chain(segments.iter().copied())
+                        .collect(),
+                    "none",
+                ),
+                _ if host.is_empty() => {
+                    return Err(bad_url(
+                        text,
+                        "no bucket or container name after the scheme",
+                    ))
+                }
+                "s3" | "s3a" => {
+                    let mut builder = object_store::aws::AmazonS3Builder::from_env()
+                        .with_bucket_name(host)
+                        .with_retry(retry_config())
+                        .with_client_options(client_options());
+                    if endpoint_is_http() {
+                        builder = builder.with_allow_http(true);
+                    }
+                    let store = builder.build().map_err(build_error)?;
+                    (
+                        Arc::new(store),
+                        segments,
+                        "AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN, AWS_ENDPOINT_URL, AWS_REGION",
+                    )
+                }
+                "gs" => {
+                    let store = object_store::gcp::GoogleCloudStorageBuilder::from_env()
+                        .with_bucket_name(host)
+                        .with_retry(retry_config())
+                        .with_client_options(client_options())
+                        .build()
+                        .map_err(build_error)?;
+                    (
+                        Arc::new(store),
+                        segments,
+                        "GOOGLE_APPLICATION_CREDENTIALS or GOOGLE_SERVICE_ACCOUNT",
+                    )
+                }
+                _ => {
+                    let store = object_store::azure::MicrosoftAzureBuilder::from_env()
+                        .with_container_name(host)
+                        .with_retry(retry_config())
+                        .with_client_options(client_options())
+                        .build()
+                        .map_err(build_error)?;
+                    (
+                        Arc::new(store),
+                        segments,
+                        "AZURE_STORAGE_ACCOUNT_NAME, AZURE_STORAGE_ACCOUNT_KEY",
+                    )
+                }
+            };
+        let prefix = checked_path(&prefix_segments).map_err(|reason| bad_url(text, reason))?;
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .thread_name("store-io")
+            .enable_all()
+            .build()
+            .map_err(StoreError::Runtime)?;
+        Ok(RemoteRun {
+            inner: Arc::new(Inner {
+                url: text.trim_end_matches('/').to_string(),
+                store,
+                prefix,
+                credentials_hint,
+                runtime,
+            }),
+        })
+    }
+
+    /// The URL as given (without a trailing `/`).
+    pub fn url(&self) -> &str {
+        &self.inner.url
+    }
+
+    /// The object path of `key` (relative to the run), refusing anything that could leave it.
+    fn object_path(&self, key: &str) -> Result<ObjectPath, StoreError> {
+        let parts: Vec<&str> = key.split('/').collect();
+        let relative = checked_path(&parts).map_err(|reason| StoreError::BadKey {
+            url: self.url().to_string(),
+            key: key.to_string(),
+            reason,
+        })?;
+        if parts.is_empty() || key.is_empty() {
+            return Err(StoreError::BadKey {
+                url: self.url().to_string(),
+                key: key.to_string(),
+                reason: "empty".into(),
+            });
+        }
+        Ok(self.inner.prefix.parts().chain(relative.parts()).collect())
+    }
+
+    fn classify(&self, action: &'static str, key: &str, source: object_store::Error) -> StoreError {
+        let url = self.url().to_string();
+        let key = key.to_string();
+        let text = source.to_string();
+        let boxed = Box::new(source);
+        match *boxed {
+            object_store::Error::PermissionDenied { .. }
+            | object_store::Error::Unauthenticated { .. } => StoreError::Denied {
+                url,
+                action,
+                key,
+                hint: self.inner.credentials_hint,
+                source: boxed,
+            },
+            _ if text.contains("NoSuchBucket")
+                || text.contains("ContainerNotFound")
+                || text.contains("The specified bucket does not exist") =>
+            {
+                StoreError::NoBucket {
+                    url,
+                    action,
+                    key,
+                    source: boxed,
+                }
+            }
+            _ if text.contains("AccessDenied")
+                || text.contains("InvalidAccessKeyId")
+                || text.contains("SignatureDoesNotMatch")
+                || text.contains("403 Forbidden") =>
+            {
+                StoreError::Denied {
+                    url,
+                    action,
+                    key,
+                    hint: self.inner.credentials_hint,
+                    source: boxed,
+                }
+            }
+            _ => StoreError::Store {
+                url,
+                action,
+                key,
+                source: boxed,
+            },
+        }
+    }
+
+    /// One request that tells early whether the bucket exists and the credentials can read it.
+    pub fn probe(&self) -> Result<(), StoreError> {
+        let store = self.inner.store.clone();
+        let prefix = self.inner.prefix.clone();
+        self.inner
+            .runtime
+            .block_on(async move { store.list_with_delimiter(Some(&prefix)).await })
+            .map(|_| ())
+            .map_err(|e| self.classify("listing", "", e))
+    }
+
+    /// The object at `key`, or `None` if there is none. Objects over `max_bytes` are refused
+    /// before they are read.
+    pub fn get(&self, key: &str, max_bytes: u64) -> Result<Option<Vec<u8>>, StoreError> {
+        let path = self.object_path(key)?;
+        let store = self.inner.store.clone();
+        let result = self.inner.runtime.block_on(async move {
+            let got = match store.get(&path).await {
+                Ok(got) => got,
+                Err(object_store::Error::NotFound { .. }) => return Ok(None),
+                Err(e) => return Err(e),
+            };
+            if got.meta.size > max_bytes {
+                return Ok(Some(Err(got.meta.size)));
+            }
+            Ok(Some(Ok(got.bytes().await?.to_vec())))
+        });
+        match result.map_err(|e| self.classify("reading", key, e))? {
+            None => Ok(None),
+            Some(Ok(bytes)) => Ok(Some(bytes)),
+            Some(Err(size)) => Err(StoreError::BadObject {
+                url: self.url().to_string(),
+                key: key.to_string(),
+                reason: format!("{size} bytes, more than the {max_bytes} allowed"),
+            }),
+        }
+    }
+
+    /// Writes `bytes` at `key` in one request: readers see the old object or the new one,
+    /// never a part.
+    pub fn put(&self, key: &str, bytes: Vec<u8>) -> Result<(), StoreError> {
+        let path = self.object_path(key)?;
+        let store = self.inner.store.clone();
+        self.inner
+            .runtime
+            .block_on(async move { store.put(&path, PutPayload::from(bytes)).await })
+            .map(|_| ())
+            .map_err(|e| self.classify("writing", key, e))
+    }
+
+    /// Uploads a local file to `key`; returns its size.
+    pub fn put_file(&self, key: &str, file: &Path) -> Result<u64, StoreError> {
+        let bytes = std::fs::read(file).map_err(StoreError::local("reading", file))?;
+        let size = bytes.len() as u64;
+        self.put(key, bytes)?;
+        Ok(size)
+    }
+
+    /// Downloads `key` to `dest` atomically (temporary file, fsync, rename); `false` if there is
+    /// no such object.
+    pub fn download(&self, key: &str, dest: &Path) -> Result<bool, StoreError> {
+        let Some(bytes) = self.get(key, MAX_OBJECT_BYTES)? else {
+            return Ok(false);
+        };
+        write_file_atomically(dest, &bytes)?;
+        Ok(true)
+    }
+
+    /// Every object under `dir` (relative to the run; `""` for all), keys relative to the run,
+    /// sorted. Keys that could not be addressed again (odd characters) are left out.
+    pub fn list(&self, dir: &str) -> Result<Vec<ObjectEntry>, StoreError> {
+        let path = if dir.is_empty() {
+            self.inner.prefix.clone()
+        } else {
+            self.object_path(dir)?
+        };
+        let store = self.inner.store.clone();
+        let metas: Vec<object_store::ObjectMeta> = self
+            .inner
+            .runtime
+            .block_on(async move { store.list(Some(&path)).try_collect().await })
+            .map_err(|e| self.classify("listing", dir, e))?;
+        let skip = self.inner.prefix.parts().count();
+        let mut entries: Vec<ObjectEntry> = metas
+            .into_iter()
+            .filter_map(|meta| {
+                let parts: Vec<String> = meta
+                    .location
+                    .parts()
+                    .skip(skip)
+                    .map(|p| p.as_ref().to_string())
+                    .collect();
+                let key = parts.join("/");
+                self.object_path(&key).ok()?;
+                Some(ObjectEntry {
+                    key,
+                    size: meta.size,
+                })
+            })
+            .collect();
+        entries.sort_by(|a, b| a.key.cmp(&b.key));
+        Ok(entries)
+    }
+
+    /// Removes `key` (already gone is fine).
+    pub fn delete(&self, key: &str) -> Result<(), StoreError> {
+        let path = self.object_path(key)?;
+        let store = self.inner.store.clone();
+        match self
+            .inner
+            .runtime
+            .block_on(async move { store.delete(&path).await })
+        {
+            Ok(()) | Err(object_store::Error::NotFound { .. }) => Ok(()),
+            Err(e) => Err(self.classify("deleting", key, e)),
+        }
+    }
+}
+
+/// Joins key segments after checking each: not empty, not `.` or `..`, no `\`, no control
+/// characters.
+fn checked_path(segments: &[&str]) -> Result<ObjectPath, String> {
+    let mut parts = Vec::with_capacity(segments.len());
+    for segment in segments {
+        if segment.is_empty() || *segment == "." || *segment == ".." {
+            return Err(format!(
+                "empty, `.` or `..` path segment in `{}`",
+                segments.join("/")
+            ));
+        }
+        if segment.chars().any(|c| c == '\\' || c.is_control()) {
+            return Err(format!(
+                "`{segment}` has a backslash or a control character"
+            ));
+        }
+        parts.push(
+            object_store::path::PathPart::parse(segment)
+                .map_err(|e| format!("`{segment}`: {e}"))?,
+        );
+    }
+    Ok(parts.into_iter().collect())
+}
+
+/// Writes a local file so that a crash leaves the old file or the new one.
+pub(crate) fn write_file_atomically(dest: &Path, bytes: &[u8]) -> Result<(), StoreError> {
+    use std::io::Write;
+    if let Some(parent) = dest.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent).map_err(StoreError::local("creating", parent))?;
+    }
+    let mut file = atomic_write_file::AtomicWriteFile::open(dest)
+        .map_err(StoreError::local("writing", dest))?;
+    file.write_all(bytes)
+        .map_err(StoreError::local("writing", dest))?;
+    file.commit().map_err(StoreError::local("writing", dest))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn objects_round_trip_and_listings_are_relative_to_the_run() {
+        let run = RemoteRun::open("memory://bucket/runs/a").unwrap();
+        run.put("shards/s1.npz", b"one".to_vec()).unwrap();
+        run.put("checkpoints/step-000000002/model.json", b"{}".to_vec())
+            .unwrap();
+        assert_eq!(run.get("shards/s1.npz", 10).unwrap(), Some(b"one".to_vec()));
+        assert_eq!(run.get("shards/none.npz", 10).unwrap(), None);
+        let keys: Vec<String> = run.list("").unwrap().into_iter().map(|e| e.key).collect();
+        assert_eq!(
+            keys,
+            ["checkpoints/step-000000002/model.json", "shards/s1.npz"]
+        );
+        assert_eq!(run.list("shards").unwrap()[0].size, 3);
+        run.delete("shards/s1.npz").unwrap();
+        run.delete("shards/s1.npz").unwrap();
+        assert!(run.list("shards").unwrap().is_empty());
+    }
+
+    #[test]
+    fn keys_cannot_leave_the_run_and_big_objects_are_refused() {
+        let run = RemoteRun::open("memory://bucket/run").unwrap();
+        for key in ["../x", "a/../b", "", "a//b", "/a", "a\\b", "a/\u{7}"] {
+            assert!(run.put(key, vec![1]).is_err(), "{key:?}");
+        }
+        run.put("big", vec![0; 100]).unwrap();
+        let error = run.get("big", 99).unwrap_err().to_string();
+        assert!(error.contains("more than the 99 allowed"), "{error}");
+    }
+
+    #[test]
+    fn file_urls_put_objects_on_the_local_disk() {
+        let dir = tempfile::tempdir().unwrap();
+        let run = RemoteRun::open(&format!("file://{}", dir.path().display())).unwrap();
+        run.put("games/g1.txt", b"record".to_vec()).unwrap();
+        assert_eq!(
+            std::fs::read(dir.path().join("games/g1.txt")).unwrap(),
+            b"record"
+        );
+        let dest = dir.path().join("copy/g1.txt");
+        assert!(run.download("games/g1.txt", &dest).unwrap());
+        assert!(!run.download("games/none.txt", &dest).unwrap());
+        assert_eq!(std::fs::read(dest).unwrap(), b"record");
+    }
+
+    #[test]
+    fn credentials_in_urls_are_refused() {
+        let error = RemoteRun::open("s3://key:secret@bucket/run")
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("go in the environment"), "{error}");
+        assert!(!error.contains("secret"), "{error}");
+    }
+}
