@@ -30,12 +30,7 @@ pub fn spawn(config: &RunConfig, run_dir: &Path, stop: Arc<AtomicBool>) -> Resul
         .spawn(move || {
             // The gate's networks run on this thread; keep them to one core's worth.
             tch::set_num_threads(1);
-            let mut keeper = Gatekeeper {
-                config,
-                checkpoints,
-                tried: 0,
-                round: 0,
-            };
+            let mut keeper = Gatekeeper::new(config, checkpoints);
             while !stop.load(Ordering::Relaxed) {
                 if let Err(e) = keeper.step() {
                     tracing::warn!("gate: {e:#}");
@@ -51,7 +46,9 @@ pub fn spawn(config: &RunConfig, run_dir: &Path, stop: Arc<AtomicBool>) -> Resul
         .context("starting the gate thread")
 }
 
-struct Gatekeeper {
+/// The gate's state between rounds: which checkpoints it has tried. Driven by [`spawn`]'s
+/// thread in `koshogi run`, or by `koshogi gate` as a process of its own.
+pub struct Gatekeeper {
     config: RunConfig,
     checkpoints: PathBuf,
     /// Newest step already gated (passed or not).
@@ -61,8 +58,18 @@ struct Gatekeeper {
 }
 
 impl Gatekeeper {
+    /// A gate over the checkpoint directory `checkpoints`.
+    pub fn new(config: RunConfig, checkpoints: PathBuf) -> Gatekeeper {
+        Gatekeeper {
+            config,
+            checkpoints,
+            tried: 0,
+            round: 0,
+        }
+    }
+
     /// Accepts step 0 if nothing is accepted yet, else gates the newest untried checkpoint.
-    fn step(&mut self) -> Result<()> {
+    pub fn step(&mut self) -> Result<()> {
         let Some(accepted) = self.accepted_or_initial()? else {
             return Ok(());
         };

@@ -30,6 +30,9 @@ enum Command {
     /// Copy a run between a local directory and object storage (push, pull), or list a stored
     /// run (ls): docs/distributed.md.
     Store(commands::store::StoreArgs),
+    /// The gate as a process of its own: each new checkpoint plays the accepted one, the
+    /// winner goes to checkpoints/accepted.json (docs/distributed.md).
+    Gate(commands::gate::GateArgs),
     /// Play matches between players (Elo ± 95 % CI, SPRT) or rate a run's checkpoints (--ladder).
     Arena(commands::arena::ArenaArgs),
     /// A run's checkpoint against its first checkpoint and fixed opponents, policy and search:
@@ -83,6 +86,7 @@ fn main() {
         Command::Eval(args) => commands::eval::run(args),
         Command::Info(args) => commands::info::run(args),
         Command::Store(args) => commands::store::run(args),
+        Command::Gate(args) => commands::gate::run(args),
         Command::Moves(args) => commands::moves::run(args),
         Command::Perft(args) => commands::perft::run(args),
         Command::Play(args) => commands::play::run(args),

@@ -96,6 +96,15 @@ impl RunLocation {
     }
 }
 
+/// Refuses a store URL where a command reads a local run directory, saying how to get one.
+pub fn require_local_run(run: &Path) -> Result<()> {
+    if let koshogi_run_store::RunTarget::Remote(remote) = koshogi_run_store::RunTarget::parse(run)?
+    {
+        koshogi_run_store::RunTarget::Remote(remote).require_local()?;
+    }
+    Ok(())
+}
+
 /// Creates the run directory and keeps a copy of the configuration there (once).
 pub fn prepare_run_dir(run_dir: &Path, config_text: &str) -> Result<()> {
     std::fs::create_dir_all(run_dir)

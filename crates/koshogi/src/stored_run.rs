@@ -463,3 +463,26 @@ pub fn send_ladder_results(remote: &RemoteRun, cache: &Path) -> Result<()> {
     tree::push_changed(remote, cache, TENSORBOARD_DIR, &mut SentFiles::default())?;
     Ok(())
 }
+
+/// Brings what the gate compares into its cache: the accepted marker and checkpoint, and the
+/// newest published checkpoint; older ones leave the cache.
+pub fn fetch_gate_checkpoints(remote: &RemoteRun, cache: &Path) -> Result<()> {
+    let local = cache.join(CHECKPOINTS_DIR);
+    std::fs::create_dir_all(&local).with_context(|| format!("creating {}", local.display()))?;
+    let accepted_key = format!("{CHECKPOINTS_DIR}/{ACCEPTED_FILE}");
+    remote.download(&accepted_key, &local.join(ACCEPTED_FILE))?;
+    let accepted = koshogi_train::checkpoint_manager::read_accepted(&local);
+    let (published, _) = checkpoints::list(remote)?;
+    let mut wanted: BTreeSet<u64> = accepted.into_iter().collect();
+    wanted.extend(published.first().copied()); // step 0: the first accepted one
+    wanted.extend(checkpoints::latest(remote)?.filter(|s| published.contains(s)));
+    for &step in wanted.iter().filter(|s| published.contains(s)) {
+        checkpoints::fetch(remote, step, &local)?;
+    }
+    for entry in list_checkpoints(&local).unwrap_or_default() {
+        if !wanted.contains(&entry.step) {
+            let _ = std::fs::remove_dir_all(&entry.path);
+        }
+    }
+    Ok(())
+}

@@ -82,6 +82,7 @@ pub fn run(args: DiagnoseArgs) -> Result<()> {
     if args.shards == 0 {
         bail!("--shards must be at least 1");
     }
+    crate::run_config::require_local_run(&args.run)?;
     let (config, _) = RunConfig::load(&args.run.join("config.toml"))
         .with_context(|| format!("reading the run configuration in {}", args.run.display()))?;
     let max_plies = Some(config.selfplay.max_plies);

@@ -46,6 +46,9 @@ pub struct EncodeArgs {
 }
 
 pub fn run(args: EncodeArgs) -> Result<()> {
+    if let Some(run) = &args.run {
+        crate::run_config::require_local_run(run)?;
+    }
     let shards = match (&args.shards, &args.run) {
         (Some(shards), _) => Some((shards.clone(), shards.parent().map(Path::to_path_buf))),
         (None, Some(run)) => Some((koshogi_replay::shards_dir(run), Some(run.clone()))),

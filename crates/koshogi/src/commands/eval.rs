@@ -162,6 +162,7 @@ pub fn run(args: EvalArgs) -> Result<()> {
         },
         keep_records: args.records,
     };
+    crate::run_config::require_local_run(&args.run)?;
     let plan = plan_evaluation(&args.run, &settings)?;
     let mut progress = Progress {
         rows: plan.rows.len(),

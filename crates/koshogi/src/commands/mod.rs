@@ -7,6 +7,7 @@ pub mod encode;
 pub mod engine;
 pub mod eval;
 pub mod export;
+pub mod gate;
 pub mod info;
 pub mod moves;
 pub mod perft;

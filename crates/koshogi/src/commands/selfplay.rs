@@ -125,13 +125,15 @@ fn run_stored(args: SelfplayArgs, remote: koshogi_run_store::RemoteRun) -> Resul
     config.validate()?;
     tracing::info!("self-play for {} in {}", remote.url(), cache.dir.display());
     // The newest network before the first game, not a random one.
-    stored_run::fetch_playing_checkpoint(&remote, &cache.dir, false)?;
+    // With [gate] enabled, the checkpoint `koshogi gate` accepted plays, as in `koshogi run`.
+    let gated = config.gate.enabled;
+    stored_run::fetch_playing_checkpoint(&remote, &cache.dir, gated)?;
     let poll = Duration::from_secs_f64(args.store.poll_seconds);
     let sync = SyncThread::spawn(
         "store-sync",
         poll,
         stop.clone(),
-        stored_run::selfplay_sync(remote.clone(), cache.dir.clone(), false),
+        stored_run::selfplay_sync(remote.clone(), cache.dir.clone(), gated),
     )?;
     let stats = Arc::new(SelfplayStats::default());
     let mut ctx = worker_context(&config, &cache.dir, args.games, stop, stats.clone())?;
@@ -146,7 +148,7 @@ fn run_stored(args: SelfplayArgs, remote: koshogi_run_store::RemoteRun) -> Resul
         hasher.finish()
     };
     let reporter = Reporter::start(&cache.dir, stats.clone(), args.games, None);
-    let result = play(&config, &ctx, false);
+    let result = play(&config, &ctx, gated);
     reporter.finish();
     // The last pass sends what the games finished meanwhile, even after a failed pool.
     let synced = sync.finish();

@@ -31,6 +31,7 @@ pub struct ServeArgs {
 }
 
 pub fn run(args: ServeArgs) -> Result<()> {
+    crate::run_config::require_local_run(&args.run)?;
     anyhow::ensure!(
         args.run.is_dir(),
         "run directory {} does not exist or is not a directory",

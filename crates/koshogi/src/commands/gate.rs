@@ -1,0 +1,94 @@
+//! `koshogi gate`: the gate of a run as a process of its own, for runs whose roles are spread
+//! over machines (docs/distributed.md). It plays each new checkpoint against the accepted one
+//! (`[gate]` of the run configuration) and records the winner in `checkpoints/accepted.json`,
+//! which self-play follows when `gate.enabled` is set. On a store URL it fetches the newest
+//! published and the accepted checkpoints into its cache and publishes `accepted.json`.
+//! `koshogi run` runs the same gate on a thread.
+
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use anyhow::{anyhow, Result};
+use clap::Args;
+use koshogi_run_store::layout::{ACCEPTED_FILE, CHECKPOINTS_DIR};
+
+use crate::gatekeeper::Gatekeeper;
+use crate::interrupt::stop_flag_on_interrupt;
+use crate::run_config::{RunConfig, RunLocation};
+use crate::stored_run::{self, Cache, StoreOptions};
+
+#[derive(Args)]
+pub struct GateArgs {
+    #[command(flatten)]
+    pub location: RunLocation,
+    #[command(flatten)]
+    pub store: StoreOptions,
+    /// Stop after one look at the checkpoints (one gate match at most) instead of following.
+    #[arg(long)]
+    pub once: bool,
+}
+
+pub fn run(args: GateArgs) -> Result<()> {
+    let stop = stop_flag_on_interrupt("the gate match in progress");
+    let poll = Duration::from_secs_f64(args.store.poll_seconds);
+    if let Some(remote) = args.location.remote()? {
+        remote.probe()?;
+        let cache = Cache::open(&remote, "gate", &args.store)?;
+        let (config, _) = stored_run::resolve_config(
+            &remote,
+            &cache.dir,
+            args.location.config.as_deref(),
+            true,
+            Some(&stop),
+        )?;
+        check_enabled(&config)?;
+        let checkpoints = cache.dir.join(CHECKPOINTS_DIR);
+        let accepted_key = format!("{CHECKPOINTS_DIR}/{ACCEPTED_FILE}");
+        let mut keeper = Gatekeeper::new(config, checkpoints.clone());
+        loop {
+            stored_run::fetch_gate_checkpoints(&remote, &cache.dir)?;
+            let before = std::fs::read(checkpoints.join(ACCEPTED_FILE)).ok();
+            keeper.step()?;
+            let after = std::fs::read(checkpoints.join(ACCEPTED_FILE)).ok();
+            if after.is_some() && after != before {
+                remote.put_file(&accepted_key, &checkpoints.join(ACCEPTED_FILE))?;
+                tracing::info!("published {}/{accepted_key}", remote.url());
+            }
+            if args.once || wait(poll, &stop) {
+                return Ok(());
+            }
+        }
+    }
+    let (config, _, run_dir) = args.location.resolve()?;
+    check_enabled(&config)?;
+    let mut keeper = Gatekeeper::new(config, run_dir.join(CHECKPOINTS_DIR));
+    loop {
+        keeper.step()?;
+        if args.once || wait(poll, &stop) {
+            return Ok(());
+        }
+    }
+}
+
+fn check_enabled(config: &RunConfig) -> Result<()> {
+    if config.gate.enabled {
+        Ok(())
+    } else {
+        Err(anyhow!(
+            "the run's configuration has [gate] enabled = false: self-play would not follow the \
+             gate's choice (set it in the run's config.toml)"
+        ))
+    }
+}
+
+/// Sleeps `poll` unless stopped; whether the gate should stop.
+fn wait(poll: Duration, stop: &std::sync::atomic::AtomicBool) -> bool {
+    let until = std::time::Instant::now() + poll;
+    while std::time::Instant::now() < until {
+        if stop.load(Ordering::SeqCst) {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    stop.load(Ordering::SeqCst)
+}
