@@ -303,21 +303,31 @@ for page in boto3.client("s3").get_paginator("list_objects_v2").paginate(Bucket=
     keys += [o["Key"][len(prefix):] for o in page.get("Contents", [])]
 # A checkpoint is published when its directory has published.json (written after its files).
 steps = sorted({int(m.group(1)) for k in keys if (m := re.match(r"checkpoints/step-(\d+)/published\.json$", k))})
+# Shard names are shard-<sequence>-<writer>.npz, the writer being the worker id or starting
+# with it and `_` (one writer per self-play thread and start).
 writers = {}
 for k in keys:
-    m = re.search(r"(?:^|/)shard-\d+-([A-Za-z0-9_]+)\.npz$", k)
+    m = re.match(r"shards/shard-\d+-([A-Za-z0-9_]+)\.npz$", k)
     if m:
         writers[m.group(1)] = writers.get(m.group(1), 0) + 1
+per_worker = {w: sum(n for writer, n in writers.items() if writer == w or writer.startswith(w + "_"))
+              for w in ("s1", "s2")}
+games = sum(1 for k in keys if k.startswith("games/"))
 pointer = "checkpoints/latest.json" in keys
 print(f"check-slurm: store: {len(keys)} objects; published checkpoints at steps {steps}; "
-      f"pointer checkpoints/latest.json: {'yes' if pointer else 'no'}; shards per writer: {writers}",
-      file=sys.stderr)
-arena = sorted(k for k in keys if k.startswith("arena/"))
+      f"pointer checkpoints/latest.json: {'yes' if pointer else 'no'}; shards per worker: {per_worker} "
+      f"(writers {sorted(writers)}); {games} game records", file=sys.stderr)
+arena = [k for k in keys if k.startswith("arena/")]
 if ladder:
-    print(f"check-slurm: store: arena files {arena}", file=sys.stderr)
-ok = len(steps) >= 1 and pointer and len(writers) >= 2 and (not ladder or "arena/ladder.csv" in keys)
+    print(f"check-slurm: store: {len(arena)} objects under arena/, arena/ladder.csv: "
+          f"{'yes' if 'arena/ladder.csv' in keys else 'no'}", file=sys.stderr)
+ok = (len(steps) >= 1 and pointer and all(n >= 1 for n in per_worker.values())
+      and (not ladder or "arena/ladder.csv" in keys))
 sys.exit(0 if ok else 1)
 PY
+
+say "koshogi store ls $run_url:"
+"$bin" store ls "$run_url" >&2 || die "koshogi store ls $run_url failed."
 
 passed=1
 [ "$ladder" = 0 ] || say "ladder: $ladder_jobs pass(es), arena/ladder.csv in the store"
