@@ -19,12 +19,15 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use crate::atomic::{append_lines_atomic, write_atomic};
+use koshogi_run_store::atomic::write_atomic;
+
 use crate::game::ArenaGame;
 use crate::ladder::{Rating, RatingError, RatingPool};
 use crate::match_runner::{run_match, MatchError, MatchObserver, MatchSettings};
 use crate::player::{derive_seed, Player, Renamed};
-use crate::record::{games_csv_line, read_games_csv, GameRow, GamesCsvError, GAMES_CSV_HEADER};
+use crate::record::{
+    append_lines_atomic, games_csv_line, read_games_csv, GameRow, GamesCsvError, GAMES_CSV_HEADER,
+};
 
 #[derive(Debug, thiserror::Error)]
 pub enum LadderError {

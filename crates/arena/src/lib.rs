@@ -22,7 +22,6 @@
 //! * [`evaluation`] + [`evaluation_report`] (`koshogi eval`: one checkpoint of a run against its
 //!   first checkpoint and fixed opponents, as a table), [`move_stats`] (pass and capture rates).
 
-pub mod atomic;
 pub mod baselines;
 pub mod bench;
 pub mod elo;

@@ -20,11 +20,11 @@
 
 use std::path::PathBuf;
 
+use koshogi_run_store::atomic::write_atomic;
 use rand::seq::IndexedRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::atomic::write_atomic;
 use crate::elo::{EloEstimate, GameScore, WinDrawLoss};
 use crate::game::{ArenaGame, GameEnd, Side};
 use crate::player::{derive_seed, Choice, MoveRequest, Player, PlayerError};

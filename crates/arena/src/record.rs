@@ -24,7 +24,8 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use crate::atomic::write_atomic;
+use koshogi_run_store::atomic::write_atomic;
+
 use crate::game::Side;
 
 /// Everything needed to write one game.
@@ -94,6 +95,24 @@ impl GameRecord {
         write_atomic(&path, self.to_text().as_bytes())?;
         Ok(path)
     }
+}
+
+/// Appends `lines` to a text file (creating it with `header` if absent), atomically: a crash
+/// leaves the file with all of them or none.
+pub fn append_lines_atomic(path: &Path, header: &str, lines: &[String]) -> std::io::Result<()> {
+    let mut text = match std::fs::read_to_string(path) {
+        Ok(existing) => existing,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => format!("{header}\n"),
+        Err(e) => return Err(e),
+    };
+    if !text.is_empty() && !text.ends_with('\n') {
+        text.push('\n');
+    }
+    for line in lines {
+        text.push_str(line);
+        text.push('\n');
+    }
+    write_atomic(path, text.as_bytes())
 }
 
 pub fn result_text(winner: Option<Side>) -> &'static str {
@@ -228,8 +247,8 @@ mod tests {
             games_csv_line("x", "y", Some(Side::Second), 10, "mate, really", None),
             games_csv_line("y", "x", None, 200, "max plies", Some(Path::new("r.txt"))),
         ];
-        crate::atomic::append_lines_atomic(&path, GAMES_CSV_HEADER, &lines[..1]).unwrap();
-        crate::atomic::append_lines_atomic(&path, GAMES_CSV_HEADER, &lines[1..]).unwrap();
+        append_lines_atomic(&path, GAMES_CSV_HEADER, &lines[..1]).unwrap();
+        append_lines_atomic(&path, GAMES_CSV_HEADER, &lines[1..]).unwrap();
         let rows = read_games_csv(&path).unwrap();
         assert_eq!(rows.len(), 2);
         assert_eq!(rows[0].black_score, 0.0);

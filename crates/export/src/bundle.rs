@@ -19,11 +19,11 @@ use koshogi_nn::checkpoint::{self, ModelCard};
 use koshogi_nn::{
     Model, ModelConfig, FEATURE_VERSION, INPUT_PLANES, MOVE_ENCODING_VERSION, POLICY_PLANES,
 };
+use koshogi_run_store::atomic::write_atomic;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::error::ExportError;
-use crate::npy::write_atomic;
 use crate::onnx::{OnnxSpec, ONNX_FILE};
 use crate::torchscript::{self, METHOD, OUTPUT_NAMES, OUTPUT_WIDTHS, PACKED_WIDTH, TRACE_DEVICE};
 
@@ -317,7 +317,7 @@ fn write_via_temp(
     let written = write(&tmp).and_then(|()| std::fs::read(&tmp).map_err(ExportError::io(&tmp)));
     let _ = std::fs::remove_file(&tmp);
     let bytes = written?;
-    write_atomic(target, &bytes)?;
+    write_atomic(target, &bytes).map_err(ExportError::io(target))?;
     Ok(bytes)
 }
 
@@ -340,7 +340,7 @@ fn write_card(card_path: &Path, card: &ExportCard) -> Result<(), ExportError> {
         reason: e.to_string(),
     })?;
     text.push('\n');
-    write_atomic(card_path, text.as_bytes())
+    write_atomic(card_path, text.as_bytes()).map_err(ExportError::io(card_path))
 }
 
 /// [`export_model`] with a choice of model files.

@@ -13,10 +13,11 @@ use koshogi_nn::move_encoding::{encode_move, MOVE_ENCODING_VERSION, POLICY_PLANE
 use koshogi_nn::FEATURE_VERSION;
 use koshogi_rules::notation::{format_canonical, format_hodges};
 use koshogi_rules::Game;
+use koshogi_run_store::atomic::write_atomic;
 use serde::{Deserialize, Serialize};
 
 use crate::error::ExportError;
-use crate::npy::{write_atomic, write_f32};
+use crate::npy::write_f32;
 
 const POINTS: usize = 361;
 
@@ -93,7 +94,7 @@ pub fn write_encoding(encoded: &EncodedPosition, dir: &Path) -> Result<(), Expor
         reason: e.to_string(),
     })?;
     text.push('\n');
-    write_atomic(&path, text.as_bytes())
+    write_atomic(&path, text.as_bytes()).map_err(ExportError::io(&path))
 }
 
 #[cfg(test)]

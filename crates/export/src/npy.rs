@@ -2,10 +2,9 @@
 //! writes for the input tensor and what the export tests exchange with Python. Only `<f4` is
 //! needed, so this stays a few lines instead of a dependency.
 
-use std::io::Write;
 use std::path::Path;
 
-use atomic_write_file::AtomicWriteFile;
+use koshogi_run_store::atomic::write_atomic;
 
 use crate::error::ExportError;
 
@@ -43,7 +42,7 @@ pub fn to_bytes(data: &[f32], shape: &[usize]) -> Vec<u8> {
 /// Writes a float32 array atomically (a reader never sees a half-written file).
 pub fn write_f32(path: &Path, data: &[f32], shape: &[usize]) -> Result<(), ExportError> {
     debug_assert_eq!(shape.iter().product::<usize>(), data.len());
-    write_atomic(path, &to_bytes(data, shape))
+    write_atomic(path, &to_bytes(data, shape)).map_err(ExportError::io(path))
 }
 
 /// Reads a float32 `.npy` file written by numpy or [`write_f32`]: (data, shape).
@@ -93,13 +92,6 @@ pub fn read_f32(path: &Path) -> Result<(Vec<f32>, Vec<usize>), ExportError> {
         .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
         .collect();
     Ok((data, shape))
-}
-
-/// Replaces `path` with `bytes` atomically (temporary file, fsync, rename).
-pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ExportError> {
-    let mut file = AtomicWriteFile::open(path).map_err(ExportError::io(path))?;
-    file.write_all(bytes).map_err(ExportError::io(path))?;
-    file.commit().map_err(ExportError::io(path))
 }
 
 #[cfg(test)]

@@ -23,6 +23,7 @@ use koshogi_nn::{LossWeights, MoveLegs, FEATURE_VERSION, INPUT_PLANES, MOVE_ENCO
 use koshogi_replay::npy::NpyArray;
 use koshogi_replay::{decode_position, list_shards, Shard, ShardArrays};
 use koshogi_rules::{Move, RulesOptions};
+use koshogi_run_store::atomic::write_atomic;
 use koshogi_train::material_outlook::{material_targets, mover_balances};
 use koshogi_train::sampler::value_target;
 use koshogi_train::MaterialHeadTarget;
@@ -30,7 +31,6 @@ use serde::{Deserialize, Serialize};
 use zip::write::SimpleFileOptions;
 
 use crate::error::ExportError;
-use crate::npy::write_atomic;
 
 /// The `format` of the manifest and of every file's `meta`.
 pub const ENCODED_FORMAT: &str = "koshogi-encoded-shards";
@@ -612,7 +612,7 @@ pub fn encode_shards(
     };
     let mut text = serde_json::to_string_pretty(&manifest).expect("the manifest serialises");
     text.push('\n');
-    write_atomic(&manifest_path, text.as_bytes())?;
+    write_atomic(&manifest_path, text.as_bytes()).map_err(ExportError::io(&manifest_path))?;
     Ok(summary)
 }
 

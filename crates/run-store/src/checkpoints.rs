@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use crate::atomic::write_atomic;
 use crate::layout::{
     checkpoint_dir_name, is_temporary, parse_checkpoint_dir_name, CHECKPOINTS_DIR, LATEST_POINTER,
     PUBLISHED_MARKER,
@@ -190,7 +191,8 @@ pub fn fetch(
                     format!("{} bytes, the marker says {}", data.len(), file.size),
                 ));
             }
-            crate::remote::write_file_atomically(&temp.join(name), &data)?;
+            let path = temp.join(name);
+            write_atomic(&path, &data).map_err(StoreError::local("writing", &path))?;
         }
         Ok(())
     })();

@@ -10,9 +10,13 @@
 //! - other files (TensorBoard events, arena tables, `accepted.json`) are copied when they
 //!   change ([`tree`]).
 //!
+//! It also owns the run's local side that every role shares: the names inside a run
+//! ([`layout`]) and crash-safe file writes ([`atomic`]).
+//!
 //! Nothing here knows about training: the roles (`koshogi selfplay`, `train`, `arena`) decide
 //! what to send and fetch. See docs/distributed.md.
 
+pub mod atomic;
 pub mod checkpoints;
 pub mod copy;
 mod error;

@@ -15,6 +15,7 @@ use futures::TryStreamExt;
 use object_store::path::Path as ObjectPath;
 use object_store::{ClientOptions, ObjectStore, ObjectStoreExt, PutPayload, RetryConfig};
 
+use crate::atomic::write_atomic;
 use crate::location::SCHEMES;
 use crate::StoreError;
 
@@ -342,7 +343,7 @@ impl RemoteRun {
         let Some(bytes) = self.get(key, MAX_OBJECT_BYTES)? else {
             return Ok(false);
         };
-        write_file_atomically(dest, &bytes)?;
+        write_atomic(dest, &bytes).map_err(StoreError::local("writing", dest))?;
         Ok(true)
     }
 
@@ -419,19 +420,6 @@ fn checked_path(segments: &[&str]) -> Result<ObjectPath, String> {
         );
     }
     Ok(parts.into_iter().collect())
-}
-
-/// Writes a local file so that a crash leaves the old file or the new one.
-pub(crate) fn write_file_atomically(dest: &Path, bytes: &[u8]) -> Result<(), StoreError> {
-    use std::io::Write;
-    if let Some(parent) = dest.parent().filter(|p| !p.as_os_str().is_empty()) {
-        std::fs::create_dir_all(parent).map_err(StoreError::local("creating", parent))?;
-    }
-    let mut file = atomic_write_file::AtomicWriteFile::open(dest)
-        .map_err(StoreError::local("writing", dest))?;
-    file.write_all(bytes)
-        .map_err(StoreError::local("writing", dest))?;
-    file.commit().map_err(StoreError::local("writing", dest))
 }
 
 #[cfg(test)]

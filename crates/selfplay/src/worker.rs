@@ -5,7 +5,7 @@
 //! so the driver's batches stay full across moves and games. A finished game goes to the shard
 //! writer (and a text record); its slot starts a new game while the game budget lasts.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
@@ -14,6 +14,7 @@ use koshogi_mcts::{DriverConfig, EvalThread, Search, SearchConfig, SearchDriver,
 use koshogi_replay::{GameRecorder, Provenance, SearchRecord, ShardDir, ShardWriter};
 use koshogi_rules::game_record::{GameRecord, RecordResult};
 use koshogi_rules::{Color, DrawReason, Game, Outcome, Position, RulesOptions, WinReason};
+use koshogi_run_store::atomic::write_atomic;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -458,7 +459,7 @@ impl<'a> WorkerState<'a> {
             .to_text(self.ctx.rules)
             .map_err(|e| SelfplayError::Record(e.to_string()))?;
         let path = self.games_dir.join(format!("game-{id:016x}.txt"));
-        write_atomically(&path, text.as_bytes())
+        write_atomic(&path, text.as_bytes()).map_err(|source| SelfplayError::Io { path, source })
     }
 }
 
@@ -506,17 +507,6 @@ fn choose_move<M: PartialEq>(
         x -= w;
     }
     chosen
-}
-
-fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), SelfplayError> {
-    use std::io::Write;
-    let io = |source| SelfplayError::Io {
-        path: path.to_path_buf(),
-        source,
-    };
-    let mut file = atomic_write_file::AtomicWriteFile::open(path).map_err(io)?;
-    file.write_all(bytes).map_err(io)?;
-    file.commit().map_err(io)
 }
 
 #[cfg(test)]

@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::atomic::{sync_dir, sync_tree};
+use koshogi_run_store::atomic::{sync_dir, sync_tree, write_atomic};
 
 /// `[train.checkpoint]`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -141,16 +141,11 @@ pub fn read_accepted(dir: &Path) -> Option<u64> {
     }
 }
 
-/// Marks the checkpoint at `step` as accepted (atomically: temp file, fsync, rename).
+/// Marks the checkpoint at `step` as accepted (atomically).
 pub fn write_accepted(dir: &Path, step: u64) -> Result<(), CheckpointError> {
-    use std::io::Write;
     let path = dir.join(ACCEPTED_FILE);
     let text = serde_json::to_string(&Accepted { step }).expect("a step serialises");
-    let mut file =
-        atomic_write_file::AtomicWriteFile::open(&path).map_err(io_error("writing", &path))?;
-    file.write_all(text.as_bytes())
-        .map_err(io_error("writing", &path))?;
-    file.commit().map_err(io_error("writing", &path))
+    write_atomic(&path, text.as_bytes()).map_err(io_error("writing", &path))
 }
 
 /// The steps the keep policy retains out of `steps`.

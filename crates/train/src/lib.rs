@@ -5,10 +5,9 @@
 //! * [`material_outlook`]: the short-term material value target;
 //! * [`optimizer`] / [`lr_schedule`]: SGD-momentum and AdamW whose state is saved, so resume is
 //!   exact (tch's own optimisers cannot save theirs);
-//! * [`checkpoint_manager`] / [`atomic`]: atomic checkpoints and the keep policy;
+//! * [`checkpoint_manager`]: atomic checkpoints and the keep policy;
 //! * [`config`]: the `[train]` section of a run configuration.
 
-pub mod atomic;
 pub mod bench;
 pub mod checkpoint_manager;
 pub mod config;
