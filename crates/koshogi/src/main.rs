@@ -6,6 +6,7 @@
 mod commands;
 mod gatekeeper;
 mod interrupt;
+mod progress;
 mod run_config;
 mod stored_run;
 
@@ -76,7 +77,8 @@ fn main() {
             tracing_subscriber::EnvFilter::try_from_default_env()
                 .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
         )
-        .with_writer(std::io::stderr)
+        // Log lines go between redraws of the progress bars, never through them.
+        .with_writer(progress::LogWriter)
         // Colour codes only for a terminal: `koshogi run 2>log` gets plain text.
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .init();

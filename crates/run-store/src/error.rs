@@ -9,24 +9,25 @@ pub enum StoreError {
     BadUrl { url: String, reason: String },
     #[error(
         "{url}: access denied ({action} `{key}`): check the credentials in the environment \
-         ({hint}) and the bucket's permissions: {source}"
+         ({hint}) and the bucket's permissions: {detail}"
     )]
     Denied {
         url: String,
         action: &'static str,
         key: String,
         hint: &'static str,
-        source: Box<object_store::Error>,
+        /// The store's answer, shortened (servers repeat their XML bodies at length).
+        detail: String,
     },
     #[error(
         "{url}: the bucket (or container) does not exist or cannot be reached ({action} `{key}`); \
-         create it first, or check the URL and the endpoint: {source}"
+         create it first, or check the URL and the endpoint: {detail}"
     )]
     NoBucket {
         url: String,
         action: &'static str,
         key: String,
-        source: Box<object_store::Error>,
+        detail: String,
     },
     #[error("{url}: {action} `{key}` failed (after retries): {source}")]
     Store {

@@ -236,6 +236,8 @@ impl RemoteRun {
         let url = self.url().to_string();
         let key = key.to_string();
         let text = source.to_string();
+        // The first line, at most 300 characters: enough to see the server's error code.
+        let detail: String = text.lines().next().unwrap_or("").chars().take(300).collect();
         let boxed = Box::new(source);
         match *boxed {
             object_store::Error::PermissionDenied { .. }
@@ -244,7 +246,7 @@ impl RemoteRun {
                 action,
                 key,
                 hint: self.inner.credentials_hint,
-                source: boxed,
+                detail: detail.clone(),
             },
             _ if text.contains("NoSuchBucket")
                 || text.contains("ContainerNotFound")
@@ -254,7 +256,7 @@ impl RemoteRun {
                     url,
                     action,
                     key,
-                    source: boxed,
+                    detail: detail.clone(),
                 }
             }
             _ if text.contains("AccessDenied")
@@ -267,7 +269,7 @@ impl RemoteRun {
                     action,
                     key,
                     hint: self.inner.credentials_hint,
-                    source: boxed,
+                    detail: detail.clone(),
                 }
             }
             _ => StoreError::Store {

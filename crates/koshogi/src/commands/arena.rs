@@ -157,7 +157,7 @@ pub(crate) fn progress_message(report: &MatchReport) -> String {
 }
 
 pub(crate) fn progress_bar(len: u64) -> ProgressBar {
-    let bar = ProgressBar::new(len);
+    let bar = crate::progress::add(ProgressBar::new(len));
     bar.set_style(
         ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} games {msg}")
             .expect("valid template")

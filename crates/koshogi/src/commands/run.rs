@@ -13,7 +13,6 @@ use std::sync::Arc;
 
 use anyhow::{anyhow, Context, Result};
 use clap::Args;
-use indicatif::MultiProgress;
 use koshogi_selfplay::SelfplayStats;
 use koshogi_train::Trainer;
 
@@ -117,8 +116,7 @@ pub fn run(args: RunArgs) -> Result<()> {
     }
     let stats = Arc::new(SelfplayStats::default());
     let ctx = worker_context(&config, &run_dir, None, stop.clone(), stats.clone())?;
-    let multi = MultiProgress::new();
-    let reporter = Reporter::start(&run_dir, stats.clone(), None, Some(&multi));
+    let reporter = Reporter::start(&run_dir, stats.clone(), None);
 
     let selfplay = {
         let config = config.clone();
@@ -135,7 +133,7 @@ pub fn run(args: RunArgs) -> Result<()> {
     };
 
     let mut gate = None;
-    let training = train(&config, &run_dir, &stop, &multi, &mut gate);
+    let training = train(&config, &run_dir, &stop, &mut gate);
     stop.store(true, Ordering::SeqCst);
     if let Some(gate) = gate {
         gate.join()
@@ -153,7 +151,6 @@ fn train(
     config: &RunConfig,
     run_dir: &std::path::Path,
     stop: &Arc<std::sync::atomic::AtomicBool>,
-    multi: &MultiProgress,
     gate: &mut Option<std::thread::JoinHandle<()>>,
 ) -> Result<()> {
     let mut trainer = Trainer::open(config.trainer_setup(run_dir, true, true)?)?;
@@ -161,7 +158,7 @@ fn train(
     if config.gate.enabled {
         *gate = Some(gatekeeper::spawn(config, run_dir, stop.clone())?);
     }
-    let bar = multi.add(progress_bar(trainer.step(), trainer.target_steps()));
+    let bar = progress_bar(trainer.step(), trainer.target_steps());
     let summary = trainer.run(stop, Some(&bar))?;
     bar.finish_and_clear();
     print_summary(&summary);

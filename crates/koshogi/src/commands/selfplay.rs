@@ -78,7 +78,7 @@ pub fn run(args: SelfplayArgs) -> Result<()> {
     let stats = Arc::new(SelfplayStats::default());
     let mut ctx = worker_context(&config, &run_dir, args.games, stop, stats.clone())?;
     name_worker(&mut ctx, args.worker_id.as_deref());
-    let reporter = Reporter::start(&run_dir, stats.clone(), args.games, None);
+    let reporter = Reporter::start(&run_dir, stats.clone(), args.games);
     let result = play(&config, &ctx, false);
     reporter.finish();
     result?;
@@ -147,7 +147,7 @@ fn run_stored(args: SelfplayArgs, remote: koshogi_run_store::RemoteRun) -> Resul
         hasher.write_u32(std::process::id());
         hasher.finish()
     };
-    let reporter = Reporter::start(&cache.dir, stats.clone(), args.games, None);
+    let reporter = Reporter::start(&cache.dir, stats.clone(), args.games);
     let result = play(&config, &ctx, gated);
     reporter.finish();
     // The last pass sends what the games finished meanwhile, even after a failed pool.
@@ -222,21 +222,17 @@ pub struct Reporter {
 }
 
 impl Reporter {
-    /// `multi`: draw the line inside a multi-line display (`koshogi run`).
+    /// The line is drawn in the process's one display (crate::progress), with any other bars.
     pub fn start(
         run_dir: &std::path::Path,
         stats: Arc<SelfplayStats>,
         games: Option<u64>,
-        multi: Option<&indicatif::MultiProgress>,
     ) -> Reporter {
         let bar = match games {
             Some(n) => ProgressBar::new(n),
             None => ProgressBar::new_spinner(),
         };
-        let bar = match multi {
-            Some(multi) => multi.add(bar),
-            None => bar,
-        };
+        let bar = crate::progress::add(bar);
         bar.set_style(
             ProgressStyle::with_template(
                 "{spinner} self-play [{elapsed_precise}] {pos} games {wide_msg}",

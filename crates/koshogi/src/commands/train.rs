@@ -141,10 +141,10 @@ pub fn print_summary(summary: &TrainSummary) {
 
 /// The trainer's progress bar, starting at `start` of `target` steps.
 pub fn progress_bar(start: u64, target: Option<u64>) -> ProgressBar {
-    let bar = match target {
+    let bar = crate::progress::add(match target {
         Some(target) => ProgressBar::new(target),
         None => ProgressBar::no_length(),
-    };
+    });
     let template = if target.is_some() {
         "{elapsed_precise} [{bar:30}] step {pos}/{len} {per_sec} {msg}"
     } else {
