@@ -19,10 +19,13 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use koshogi_rules::Game;
+use koshogi_run_store::local_checkpoints::{
+    list_checkpoints, CheckpointEntry, LocalCheckpointError,
+};
 
 use crate::elo::{EloEstimate, WinDrawLoss};
 use crate::koshogi_game::new_game;
-use crate::ladder_run::{list_checkpoints, CheckpointEntry, LadderError, LadderPaths};
+use crate::ladder_run::LadderPaths;
 use crate::match_runner::{
     run_match, GameSummary, MatchError, MatchObserver, MatchReport, MatchSettings,
 };
@@ -87,7 +90,7 @@ pub enum EvalError {
     #[error("nothing to play: no opponent besides the checkpoint itself, or no games")]
     NothingToPlay,
     #[error(transparent)]
-    Listing(#[from] LadderError),
+    Listing(#[from] LocalCheckpointError),
     #[error(transparent)]
     Player(#[from] BuildPlayerError),
     #[error("{row}: {message}")]
@@ -195,8 +198,8 @@ impl Kind {
 
     fn name(self, entry: &CheckpointEntry) -> String {
         match self {
-            Kind::Policy => format!("policy:{}", entry.name),
-            Kind::Mcts(sims) => format!("mcts:{}:{sims}", entry.name),
+            Kind::Policy => format!("policy:{}", entry.name()),
+            Kind::Mcts(sims) => format!("mcts:{}:{sims}", entry.name()),
         }
     }
 }
@@ -344,9 +347,9 @@ pub fn run_evaluation(
     let m = &settings.match_settings;
     Ok(Evaluation {
         run_dir: plan.run_dir.clone(),
-        checkpoint: plan.checkpoint.name.clone(),
+        checkpoint: plan.checkpoint.name(),
         step: plan.checkpoint.step,
-        baseline: plan.baseline.as_ref().map(|b| b.name.clone()),
+        baseline: plan.baseline.as_ref().map(CheckpointEntry::name),
         conditions: EvalConditions {
             policy_games: settings.policy_games,
             mcts_games: settings.mcts_games,
@@ -381,7 +384,7 @@ fn records_dir(plan: &EvalPlan, index: usize, row: &RowPlan) -> PathBuf {
             .collect()
     };
     eval_dir(&plan.run_dir)
-        .join(format!("{}-games", plan.checkpoint.name))
+        .join(format!("{}-games", plan.checkpoint.name()))
         .join(format!(
             "{index:02}-{}_vs_{}",
             safe(&row.player),

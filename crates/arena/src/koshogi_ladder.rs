@@ -17,12 +17,13 @@ use koshogi_mcts::SearchConfig;
 use koshogi_nn::checkpoint::{read_card, save};
 use koshogi_nn::{Model, RuntimeConfig};
 use koshogi_rules::Game;
+use koshogi_run_store::layout::MODEL_CARD_FILE;
+use koshogi_run_store::local_checkpoints::list_checkpoints;
 
 use crate::koshogi_game::new_game;
 use crate::ladder::Rating;
 use crate::ladder_run::{
-    ladder_pairs, list_checkpoints, play_missing_games, rate_games, write_ladder_csv, LadderError,
-    LadderPaths,
+    ladder_pairs, play_missing_games, rate_games, write_ladder_csv, LadderError, LadderPaths,
 };
 use crate::match_runner::{MatchObserver, MatchSettings};
 use crate::network_players::{card_rules_options, resolve_card, MctsPlayer, PolicyPlayer};
@@ -145,17 +146,21 @@ pub fn run_ladder(
     let mut cards: Vec<(String, PathBuf)> = Vec::new();
     let mut steps = HashMap::new();
     for entry in &entries {
-        let card = resolve_card(&entry.path).map_err(|e| player_error(&entry.name, e))?;
-        cards.push((entry.name.clone(), card));
-        steps.insert(entry.name.clone(), entry.step);
+        let name = entry.name();
+        let card = resolve_card(&entry.path).map_err(|e| player_error(&name, e))?;
+        cards.push((name.clone(), card));
+        steps.insert(name, entry.step);
     }
     let first_card = read_card(&cards[0].1).map_err(|e| player_error(&cards[0].0, e))?;
     let rules = card_rules_options(&first_card);
 
     let anchor = if entries[0].step == 0 {
-        entries[0].name.clone()
+        entries[0].name()
     } else {
-        let card_path = paths.arena_dir().join(RANDOM_INIT_NAME).join("model.json");
+        let card_path = paths
+            .arena_dir()
+            .join(RANDOM_INIT_NAME)
+            .join(MODEL_CARD_FILE);
         if !card_path.is_file() {
             std::fs::create_dir_all(card_path.parent().expect("has a parent")).map_err(
                 |source| LadderError::Io {

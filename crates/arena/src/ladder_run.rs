@@ -20,6 +20,8 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use koshogi_run_store::atomic::write_atomic;
+use koshogi_run_store::layout::{ARENA_DIR, CHECKPOINTS_DIR, TENSORBOARD_DIR};
+use koshogi_run_store::local_checkpoints::LocalCheckpointError;
 
 use crate::game::ArenaGame;
 use crate::ladder::{Rating, RatingError, RatingPool};
@@ -46,17 +48,10 @@ pub enum LadderError {
     Player { name: String, message: String },
     #[error("no checkpoints (step-* directories) under {0}")]
     NoCheckpoints(PathBuf),
+    #[error(transparent)]
+    Checkpoints(#[from] LocalCheckpointError),
     #[error("{path}: line {line} is malformed")]
     MalformedLadderCsv { path: PathBuf, line: usize },
-}
-
-/// One checkpoint directory of the run.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CheckpointEntry {
-    /// Directory name, e.g. `step-000001200` (also the player's name in the ladder).
-    pub name: String,
-    pub step: u64,
-    pub path: PathBuf,
 }
 
 /// The files of a run's ladder.
@@ -72,10 +67,10 @@ impl LadderPaths {
         }
     }
     pub fn checkpoints_dir(&self) -> PathBuf {
-        self.run_dir.join("checkpoints")
+        self.run_dir.join(CHECKPOINTS_DIR)
     }
     pub fn arena_dir(&self) -> PathBuf {
-        self.run_dir.join("arena")
+        self.run_dir.join(ARENA_DIR)
     }
     pub fn games_csv(&self) -> PathBuf {
         self.arena_dir().join("games.csv")
@@ -103,36 +98,8 @@ impl LadderPaths {
             .join(format!("{}_vs_{}", plain(a), plain(b)))
     }
     pub fn tensorboard_dir(&self) -> PathBuf {
-        self.run_dir.join("tb").join("arena")
+        self.run_dir.join(TENSORBOARD_DIR).join("arena")
     }
-}
-
-/// Complete checkpoints (`step-<n>` directories; temporary `.tmp-*` ones are skipped), by step.
-pub fn list_checkpoints(checkpoints_dir: &Path) -> Result<Vec<CheckpointEntry>, LadderError> {
-    let io = |source| LadderError::Io {
-        path: checkpoints_dir.to_path_buf(),
-        source,
-    };
-    let mut entries = Vec::new();
-    for entry in std::fs::read_dir(checkpoints_dir).map_err(io)? {
-        let entry = entry.map_err(io)?;
-        let name = entry.file_name().to_string_lossy().into_owned();
-        let Some(step) = name
-            .strip_prefix("step-")
-            .and_then(|s| s.parse::<u64>().ok())
-        else {
-            continue;
-        };
-        if entry.path().is_dir() {
-            entries.push(CheckpointEntry {
-                name,
-                step,
-                path: entry.path(),
-            });
-        }
-    }
-    entries.sort_by_key(|e| e.step);
-    Ok(entries)
 }
 
 /// Pairings to play: each baseline against the one before it, then each player (in order)
@@ -496,30 +463,6 @@ mod tests {
             paths.records_dir("step-5", "ab:2"),
             Path::new("run/arena/games/step-5_vs_ab-2")
         );
-    }
-
-    #[test]
-    fn checkpoints_are_listed_by_step_and_temporaries_skipped() {
-        let dir = tempfile::tempdir().unwrap();
-        for name in [
-            "step-000000500",
-            "step-000000000",
-            ".tmp-step-000001000-7",
-            "step-000000100",
-        ] {
-            std::fs::create_dir(dir.path().join(name)).unwrap();
-        }
-        std::fs::write(
-            dir.path().join("step-000009999"),
-            "a file, not a checkpoint",
-        )
-        .unwrap();
-        let steps: Vec<u64> = list_checkpoints(dir.path())
-            .unwrap()
-            .iter()
-            .map(|e| e.step)
-            .collect();
-        assert_eq!(steps, vec![0, 100, 500]);
     }
 
     #[test]

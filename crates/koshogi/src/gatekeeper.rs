@@ -15,8 +15,9 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 use koshogi_arena::koshogi_gate::gate_checkpoints;
-use koshogi_train::checkpoint_manager::{
-    checkpoint_dir_name, latest_checkpoint, list_checkpoints, read_accepted, write_accepted,
+use koshogi_run_store::layout::checkpoint_dir_name;
+use koshogi_run_store::local_checkpoints::{
+    latest_checkpoint, list_checkpoints, read_accepted, write_accepted,
 };
 
 use crate::run_config::RunConfig;

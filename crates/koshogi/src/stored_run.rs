@@ -21,9 +21,10 @@ use anyhow::{anyhow, Context, Result};
 use koshogi_run_store::layout::{
     ACCEPTED_FILE, ARENA_DIR, CHECKPOINTS_DIR, CONFIG_FILE, GAMES_DIR, SHARDS_DIR, TENSORBOARD_DIR,
 };
+use koshogi_run_store::local_checkpoints::list_checkpoints;
 use koshogi_run_store::tree::SentFiles;
 use koshogi_run_store::{checkpoints, outbox, tree, RemoteRun, StoreError};
-use koshogi_train::checkpoint_manager::{list_checkpoints, steps_to_keep, CheckpointConfig};
+use koshogi_train::checkpoint_manager::{steps_to_keep, CheckpointConfig};
 
 use crate::run_config::RunConfig;
 

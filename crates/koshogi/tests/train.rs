@@ -5,7 +5,7 @@ use std::path::Path;
 use std::process::Command;
 
 use koshogi_nn::ModelConfig;
-use koshogi_train::checkpoint_manager::list_checkpoints;
+use koshogi_run_store::local_checkpoints::list_checkpoints;
 use koshogi_train::synthetic::{write_random_games, SyntheticOptions};
 use koshogi_train::TrainConfig;
 

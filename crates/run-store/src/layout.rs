@@ -14,6 +14,8 @@ pub const TENSORBOARD_DIR: &str = "tb";
 pub const ARENA_DIR: &str = "arena";
 /// The evaluation reports (`koshogi eval`).
 pub const EVAL_DIR: &str = "eval";
+/// Inside a checkpoint directory: the model card (koshogi-nn's format) that players load.
+pub const MODEL_CARD_FILE: &str = "model.json";
 /// Inside `checkpoints/`: the gate's accepted checkpoint.
 pub const ACCEPTED_FILE: &str = "accepted.json";
 /// Inside `checkpoints/` in a store: the newest published checkpoint (written last).

@@ -11,7 +11,8 @@
 //!   change ([`tree`]).
 //!
 //! It also owns the run's local side that every role shares: the names inside a run
-//! ([`layout`]) and crash-safe file writes ([`atomic`]).
+//! ([`layout`]), crash-safe file writes ([`atomic`]) and the complete checkpoints of a local
+//! `checkpoints/` directory with the gate's `accepted.json` ([`local_checkpoints`]).
 //!
 //! Nothing here knows about training: the roles (`koshogi selfplay`, `train`, `arena`) decide
 //! what to send and fetch. See docs/distributed.md.
@@ -21,6 +22,7 @@ pub mod checkpoints;
 pub mod copy;
 mod error;
 pub mod layout;
+pub mod local_checkpoints;
 mod location;
 pub mod outbox;
 mod remote;

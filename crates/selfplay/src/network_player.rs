@@ -17,8 +17,8 @@ use koshogi_mcts::network::NetworkEvaluator;
 use koshogi_mcts::{EvalError, EvalRequest, Evaluation, Evaluator};
 use koshogi_nn::{InferenceModel, ModelConfig, RuntimeConfig};
 use koshogi_rules::Game;
-use koshogi_train::checkpoint_manager::{checkpoint_dir_name, latest_checkpoint, read_accepted};
-use koshogi_train::trainer_state::MODEL_CARD_FILE;
+use koshogi_run_store::layout::{checkpoint_dir_name, MODEL_CARD_FILE};
+use koshogi_run_store::local_checkpoints::{latest_checkpoint, read_accepted};
 
 use crate::config::SelfplayConfig;
 use crate::worker::ModelSignals;

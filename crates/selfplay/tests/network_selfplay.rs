@@ -82,7 +82,7 @@ fn two_games_on_a_tiny_network_and_a_checkpoint_switch() {
 
 #[test]
 fn with_gating_the_accepted_checkpoint_plays_not_the_newest() {
-    use koshogi_train::checkpoint_manager::write_accepted;
+    use koshogi_run_store::local_checkpoints::write_accepted;
     let dir = tempfile::tempdir().unwrap();
     let model = Model::new(&ModelConfig::tiny(), tch::Device::Cpu).unwrap();
     for step in [0u64, 5, 9] {

@@ -10,6 +10,8 @@
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
 
+use koshogi_run_store::layout::{parse_checkpoint_dir_name, CHECKPOINTS_DIR};
+use koshogi_run_store::local_checkpoints::list_checkpoints;
 use serde::Serialize;
 
 use crate::error::{ApiError, ServeError};
@@ -169,46 +171,36 @@ impl RunDir {
         Ok(resolved)
     }
 
-    /// The run's checkpoints by step (unreadable or temporary directories are skipped).
+    /// The run's checkpoints by step (temporary directories are skipped; an unreadable
+    /// `checkpoints/` lists none).
     pub fn list_checkpoints(&self) -> Vec<CheckpointEntry> {
-        let Ok(entries) = std::fs::read_dir(self.root.join("checkpoints")) else {
-            return Vec::new();
-        };
-        let mut checkpoints: Vec<CheckpointEntry> = entries
-            .flatten()
-            .filter(|e| e.path().is_dir())
-            .filter_map(|e| {
-                let name = e.file_name().to_string_lossy().into_owned();
-                let step = checkpoint_step(&name)?;
-                Some(CheckpointEntry { name, step })
-            })
-            .collect();
-        checkpoints.sort_by_key(|c| c.step);
+        let dir = self.root.join(CHECKPOINTS_DIR);
+        let checkpoints = list_checkpoints(&dir).unwrap_or_else(|e| {
+            tracing::warn!("{e}");
+            Vec::new()
+        });
         checkpoints
+            .iter()
+            .map(|c| CheckpointEntry {
+                name: c.name(),
+                step: c.step,
+            })
+            .collect()
     }
 
     /// The model card of the checkpoint directory `name` (`step-<digits>`).
     pub fn checkpoint_card(&self, name: &str) -> Result<PathBuf, ApiError> {
-        if checkpoint_step(name).is_none() {
+        if parse_checkpoint_dir_name(name).is_none() {
             return Err(ApiError::bad_request(format!(
                 "invalid checkpoint name {name:?}: expected step-<digits>"
             )));
         }
-        let dir = self.root.join("checkpoints").join(name);
+        let dir = self.root.join(CHECKPOINTS_DIR).join(name);
         if !dir.is_dir() {
             return Err(ApiError::not_found(format!("no checkpoint {name}")));
         }
         koshogi_nn::checkpoint::resolve_card(&dir).map_err(|e| ApiError::not_found(e.to_string()))
     }
-}
-
-/// `step-<digits>` → the step.
-fn checkpoint_step(name: &str) -> Option<u64> {
-    let digits = name.strip_prefix("step-")?;
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    digits.parse().ok()
 }
 
 /// A file or directory name without anything that could leave or hide in a directory.

@@ -1,7 +1,9 @@
-//! Where checkpoints live, how they appear atomically, and which ones are kept.
+//! How checkpoints appear atomically, and which ones are kept.
 //!
-//! Layout: `<run>/checkpoints/step-000001200/` holds one complete checkpoint (the trainer
-//! decides which files; see [`crate::trainer_state`]). It is written as
+//! Layout (names and listing: `koshogi_run_store::layout` and
+//! `koshogi_run_store::local_checkpoints`): `<run>/checkpoints/step-000001200/` holds one
+//! complete checkpoint (the trainer decides which files; see [`crate::trainer_state`]). It is
+//! written as
 //! `.tmp-step-000001200-<pid>/`, every file fsynced, then renamed, so a directory named
 //! `step-*` is always complete: `--resume` and self-play workers list only those. Old
 //! checkpoints are pruned to the last `keep_last` plus every `keep_every`-th one (at steps that
@@ -9,7 +11,8 @@
 //! without filling the disk.
 //!
 //! With gating (`[gate]` in `koshogi run`), `accepted.json` names the checkpoint that passed its
-//! gate match; self-play plays that one instead of the newest, and pruning never removes it.
+//! gate match ([`read_accepted`]); self-play plays that one instead of the newest, and pruning
+//! never removes it.
 
 use std::collections::BTreeSet;
 use std::fs;
@@ -18,7 +21,14 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use koshogi_run_store::atomic::{sync_dir, sync_tree, write_atomic};
+use koshogi_run_store::atomic::{sync_dir, sync_tree};
+use koshogi_run_store::layout::checkpoint_dir_name;
+use koshogi_run_store::local_checkpoints::{
+    latest_checkpoint, list_checkpoints, LocalCheckpointError,
+};
+// What the manager returns, and the gate's choice that pruning keeps (read by the roles
+// through koshogi-run-store).
+pub use koshogi_run_store::local_checkpoints::{read_accepted, CheckpointEntry};
 
 /// `[train.checkpoint]`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -54,6 +64,8 @@ pub enum CheckpointError {
     },
     #[error("writing checkpoint contents into {path}: {message}")]
     Contents { path: PathBuf, message: String },
+    #[error(transparent)]
+    Listing(#[from] LocalCheckpointError),
 }
 
 fn io_error(action: &'static str, path: &Path) -> impl FnOnce(io::Error) -> CheckpointError {
@@ -65,88 +77,8 @@ fn io_error(action: &'static str, path: &Path) -> impl FnOnce(io::Error) -> Chec
     }
 }
 
-/// One complete checkpoint on disk.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CheckpointEntry {
-    pub step: u64,
-    pub path: PathBuf,
-}
-
-const PREFIX: &str = "step-";
 const TEMP_PREFIX: &str = ".tmp-";
 const TRASH_PREFIX: &str = ".trash-";
-
-/// The directory name of the checkpoint at `step` (zero-padded so names sort by step).
-pub fn checkpoint_dir_name(step: u64) -> String {
-    format!("{PREFIX}{step:09}")
-}
-
-fn parse_step(name: &str) -> Option<u64> {
-    let digits = name.strip_prefix(PREFIX)?;
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    digits.parse().ok()
-}
-
-/// The complete checkpoints in `dir`, oldest first (an absent directory has none).
-pub fn list_checkpoints(dir: &Path) -> Result<Vec<CheckpointEntry>, CheckpointError> {
-    let entries = match fs::read_dir(dir) {
-        Ok(entries) => entries,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(io_error("listing", dir)(e)),
-    };
-    let mut found = Vec::new();
-    for entry in entries {
-        let entry = entry.map_err(io_error("listing", dir))?;
-        let name = entry.file_name();
-        let Some(step) = name.to_str().and_then(parse_step) else {
-            continue;
-        };
-        if entry.path().is_dir() {
-            found.push(CheckpointEntry {
-                step,
-                path: entry.path(),
-            });
-        }
-    }
-    found.sort_by_key(|c| c.step);
-    Ok(found)
-}
-
-/// The newest complete checkpoint in `dir`, if any.
-pub fn latest_checkpoint(dir: &Path) -> Result<Option<CheckpointEntry>, CheckpointError> {
-    Ok(list_checkpoints(dir)?.pop())
-}
-
-/// The file naming the checkpoint self-play plays when gating is on.
-pub const ACCEPTED_FILE: &str = "accepted.json";
-
-#[derive(Debug, Serialize, Deserialize)]
-struct Accepted {
-    step: u64,
-}
-
-/// The step of the accepted (gated) checkpoint in `dir`, if one was accepted. An unreadable
-/// file counts as none, with a warning.
-pub fn read_accepted(dir: &Path) -> Option<u64> {
-    let path = dir.join(ACCEPTED_FILE);
-    let text = fs::read_to_string(&path).ok()?;
-    match serde_json::from_str::<Accepted>(&text) {
-        Ok(accepted) => Some(accepted.step),
-        Err(e) => {
-            tracing::warn!("ignoring unreadable {}: {e}", path.display());
-            None
-        }
-    }
-}
-
-/// Marks the checkpoint at `step` as accepted (atomically).
-pub fn write_accepted(dir: &Path, step: u64) -> Result<(), CheckpointError> {
-    let path = dir.join(ACCEPTED_FILE);
-    let text = serde_json::to_string(&Accepted { step }).expect("a step serialises");
-    write_atomic(&path, text.as_bytes()).map_err(io_error("writing", &path))
-}
 
 /// The steps the keep policy retains out of `steps`.
 pub fn steps_to_keep(steps: &[u64], config: &CheckpointConfig) -> BTreeSet<u64> {
@@ -209,11 +141,11 @@ impl CheckpointManager {
     }
 
     pub fn list(&self) -> Result<Vec<CheckpointEntry>, CheckpointError> {
-        list_checkpoints(&self.dir)
+        Ok(list_checkpoints(&self.dir)?)
     }
 
     pub fn latest(&self) -> Result<Option<CheckpointEntry>, CheckpointError> {
-        latest_checkpoint(&self.dir)
+        Ok(latest_checkpoint(&self.dir)?)
     }
 
     /// Writes the checkpoint for `step`: `fill` puts its files into an empty temporary
@@ -287,6 +219,8 @@ impl CheckpointManager {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use koshogi_run_store::layout::ACCEPTED_FILE;
+    use koshogi_run_store::local_checkpoints::write_accepted;
 
     fn policy(every_steps: u64, keep_last: usize, keep_every: u64) -> CheckpointConfig {
         CheckpointConfig {
@@ -314,31 +248,6 @@ mod tests {
             steps_to_keep(&steps, &policy(100, 10, 0)),
             steps.into_iter().collect()
         );
-    }
-
-    #[test]
-    fn names_sort_by_step_and_only_complete_directories_are_listed() {
-        let dir = tempfile::tempdir().unwrap();
-        for step in [1200u64, 300, 45_000] {
-            fs::create_dir(dir.path().join(checkpoint_dir_name(step))).unwrap();
-        }
-        fs::create_dir(dir.path().join(".tmp-step-000009999-1")).unwrap();
-        fs::create_dir(dir.path().join("step-abc")).unwrap();
-        fs::write(
-            dir.path().join("step-000000007"),
-            b"a file, not a checkpoint",
-        )
-        .unwrap();
-        let steps: Vec<u64> = list_checkpoints(dir.path())
-            .unwrap()
-            .iter()
-            .map(|c| c.step)
-            .collect();
-        assert_eq!(steps, vec![300, 1200, 45_000]);
-        assert_eq!(latest_checkpoint(dir.path()).unwrap().unwrap().step, 45_000);
-        assert!(list_checkpoints(&dir.path().join("absent"))
-            .unwrap()
-            .is_empty());
     }
 
     #[test]

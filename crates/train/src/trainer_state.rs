@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::sampler::SamplerCursor;
 
-pub const MODEL_CARD_FILE: &str = "model.json";
+pub use koshogi_run_store::layout::MODEL_CARD_FILE;
 pub const OPTIMIZER_FILE: &str = "optimizer.safetensors";
 pub const TRAINER_STATE_FILE: &str = "trainer_state.json";
 

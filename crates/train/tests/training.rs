@@ -5,7 +5,7 @@ use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
 use koshogi_nn::{DeviceSpec, ModelConfig};
-use koshogi_train::checkpoint_manager::list_checkpoints;
+use koshogi_run_store::local_checkpoints::list_checkpoints;
 use koshogi_train::config::TrainPrecision;
 use koshogi_train::sampler::Draw;
 use koshogi_train::synthetic::{write_random_games, SyntheticOptions};
