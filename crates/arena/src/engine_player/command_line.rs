@@ -2,74 +2,23 @@
 //! splits words (without expanding anything): the arena starts the program directly, with no
 //! shell in between, so a path with spaces is quoted, not escaped twice.
 //!
-//! Words are separated by whitespace; `'…'` keeps everything literally, `"…"` keeps everything
-//! but `\"` and `\\`, and a backslash outside quotes keeps the next character.
+//! The `shell-words` crate does the splitting: words are separated by spaces, tabs and
+//! newlines; `'…'` keeps everything literally, `"…"` keeps everything but `\"`, `\\`, `\$` and
+//! `` \` ``, a backslash outside quotes keeps the next character, and a `#` that starts a word
+//! begins a comment.
 
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum CommandLineError {
     #[error("the engine command is empty")]
     Empty,
-    #[error("unterminated {0} quote in the engine command")]
-    Unterminated(char),
-    #[error("the engine command ends with a lone backslash")]
-    TrailingBackslash,
+    #[error("the engine command has a quote (' or \") that is never closed")]
+    UnclosedQuote,
 }
 
 /// The words of `text` (see the module docs); at least one.
 pub fn split_command_line(text: &str) -> Result<Vec<String>, CommandLineError> {
-    let mut words = Vec::new();
-    let mut word = String::new();
-    let mut in_word = false;
-    let mut chars = text.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            c if c.is_whitespace() => {
-                if in_word {
-                    words.push(std::mem::take(&mut word));
-                    in_word = false;
-                }
-            }
-            '\'' => {
-                in_word = true;
-                loop {
-                    match chars.next() {
-                        Some('\'') => break,
-                        Some(c) => word.push(c),
-                        None => return Err(CommandLineError::Unterminated('\'')),
-                    }
-                }
-            }
-            '"' => {
-                in_word = true;
-                loop {
-                    match chars.next() {
-                        Some('"') => break,
-                        Some('\\') => match chars.next() {
-                            Some(c @ ('"' | '\\')) => word.push(c),
-                            Some(c) => {
-                                word.push('\\');
-                                word.push(c);
-                            }
-                            None => return Err(CommandLineError::Unterminated('"')),
-                        },
-                        Some(c) => word.push(c),
-                        None => return Err(CommandLineError::Unterminated('"')),
-                    }
-                }
-            }
-            '\\' => {
-                in_word = true;
-                word.push(chars.next().ok_or(CommandLineError::TrailingBackslash)?);
-            }
-            c => {
-                in_word = true;
-                word.push(c);
-            }
-        }
-    }
-    if in_word {
-        words.push(word);
-    }
+    // Unclosed quotes are the only thing `shell_words::split` rejects.
+    let words = shell_words::split(text).map_err(|_| CommandLineError::UnclosedQuote)?;
     if words.is_empty() {
         return Err(CommandLineError::Empty);
     }
@@ -102,22 +51,28 @@ mod tests {
             ]
         );
         assert_eq!(split("a'b'\"c\"d"), ["abcd"]);
+        // A lone backslash at the end stays, as in sh.
+        assert_eq!(split("a\\"), ["a\\"]);
     }
 
     #[test]
     fn rejects_what_it_cannot_split() {
         assert_eq!(split_command_line("   "), Err(CommandLineError::Empty));
         assert_eq!(
+            split_command_line("# a comment"),
+            Err(CommandLineError::Empty)
+        );
+        assert_eq!(
             split_command_line("a 'b"),
-            Err(CommandLineError::Unterminated('\''))
+            Err(CommandLineError::UnclosedQuote)
         );
         assert_eq!(
             split_command_line("a \"b\\\""),
-            Err(CommandLineError::Unterminated('"'))
+            Err(CommandLineError::UnclosedQuote)
         );
         assert_eq!(
-            split_command_line("a\\"),
-            Err(CommandLineError::TrailingBackslash)
+            CommandLineError::UnclosedQuote.to_string(),
+            "the engine command has a quote (' or \") that is never closed"
         );
     }
 }

@@ -269,7 +269,7 @@ mod tests {
         ));
         assert!(matches!(
             err("'unterminated"),
-            CommandLine(CommandLineError::Unterminated('\''))
+            CommandLine(CommandLineError::UnclosedQuote)
         ));
         assert!(err("e@nodes=0").to_string().contains("above zero"));
     }
