@@ -247,7 +247,9 @@ print(path)
     assert_eq!(loaded_card.training_step, 8);
     assert_eq!(loaded_card.architecture, ModelConfig::tiny());
     let worst = compare(&loaded, &inputs, &saved);
-    assert!(worst.iter().all(|&d| d <= 1e-5), "{worst:?}");
+    // 1e-4, not the 1e-5 of the other comparisons: the weights were scaled by 1.5, and PyTorch
+    // sums in another order when OMP_NUM_THREADS is not 1 (3e-5 seen with the default threads).
+    assert!(worst.iter().all(|&d| d <= 1e-4), "{worst:?}");
     // The weights did change (the comparison is not between two copies of the original).
     let original = compare(&model, &inputs, &saved);
     assert!(original[0] > 1e-3, "{original:?}");
