@@ -237,7 +237,13 @@ impl RemoteRun {
         let key = key.to_string();
         let text = source.to_string();
         // The first line, at most 300 characters: enough to see the server's error code.
-        let detail: String = text.lines().next().unwrap_or("").chars().take(300).collect();
+        let detail: String = text
+            .lines()
+            .next()
+            .unwrap_or("")
+            .chars()
+            .take(300)
+            .collect();
         let boxed = Box::new(source);
         match *boxed {
             object_store::Error::PermissionDenied { .. }
