@@ -119,8 +119,8 @@ pub fn prepare_run_dir(run_dir: &Path, config_text: &str) -> Result<()> {
 }
 
 /// The file kept in every run directory, so that later commands and resumes use the settings
-/// the run started with.
-pub const RUN_CONFIG_FILE: &str = "config.toml";
+/// the run started with (the run layout's one name for it).
+pub use koshogi_run_store::layout::CONFIG_FILE as RUN_CONFIG_FILE;
 
 impl RunConfig {
     /// Reads and checks a configuration file; also returns its text (kept in the run directory).
