@@ -21,7 +21,7 @@ use anyhow::{anyhow, Context, Result};
 use koshogi_run_store::layout::{
     ACCEPTED_FILE, ARENA_DIR, CHECKPOINTS_DIR, CONFIG_FILE, GAMES_DIR, SHARDS_DIR, TENSORBOARD_DIR,
 };
-use koshogi_run_store::local_checkpoints::list_checkpoints;
+use koshogi_run_store::local_checkpoints::{list_checkpoints, read_accepted};
 use koshogi_run_store::tree::SentFiles;
 use koshogi_run_store::{checkpoints, outbox, tree, RemoteRun, StoreError};
 use koshogi_train::checkpoint_manager::{steps_to_keep, CheckpointConfig};
@@ -307,7 +307,7 @@ pub fn fetch_playing_checkpoint(
     let wanted = if gated {
         let key = format!("{CHECKPOINTS_DIR}/{ACCEPTED_FILE}");
         remote.download(&key, &local.join(ACCEPTED_FILE))?;
-        koshogi_train::checkpoint_manager::read_accepted(&local)
+        read_accepted(&local)
     } else {
         checkpoints::latest(remote)?
     };
@@ -420,12 +420,10 @@ pub fn trainer_sync(
             let steps: Vec<u64> = complete.iter().copied().collect();
             let mut kept = steps_to_keep(&steps, &keep);
             kept.extend(complete.last().copied());
+            // The gate's choice, kept beside the local checkpoints too (local pruning spares it).
             let accepted_key = format!("{CHECKPOINTS_DIR}/{ACCEPTED_FILE}");
-            if let Some(bytes) = remote.get(&accepted_key, 1 << 20)? {
-                if let Ok(value) = serde_json::from_slice::<serde_json::Value>(&bytes) {
-                    kept.extend(value.get("step").and_then(serde_json::Value::as_u64));
-                }
-            }
+            remote.download(&accepted_key, &local.join(ACCEPTED_FILE))?;
+            kept.extend(read_accepted(&local));
             // Pruned steps stay in `published`: the local policy drops them too, and they
             // must never be sent again.
             checkpoints::prune(&remote, &kept)?;
@@ -472,7 +470,7 @@ pub fn fetch_gate_checkpoints(remote: &RemoteRun, cache: &Path) -> Result<()> {
     std::fs::create_dir_all(&local).with_context(|| format!("creating {}", local.display()))?;
     let accepted_key = format!("{CHECKPOINTS_DIR}/{ACCEPTED_FILE}");
     remote.download(&accepted_key, &local.join(ACCEPTED_FILE))?;
-    let accepted = koshogi_train::checkpoint_manager::read_accepted(&local);
+    let accepted = read_accepted(&local);
     let (published, _) = checkpoints::list(remote)?;
     let mut wanted: BTreeSet<u64> = accepted.into_iter().collect();
     wanted.extend(published.first().copied()); // step 0: the first accepted one
