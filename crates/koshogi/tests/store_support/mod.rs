@@ -105,7 +105,7 @@ impl Roles {
         RemoteRun::open(&self.url).unwrap()
     }
 
-    fn spawn(&self, name: &str, args: &[&str]) -> Child {
+    fn spawn(&self, name: &str, args: &[&str]) -> Role {
         let log = |suffix: &str| {
             std::fs::OpenOptions::new()
                 .create(true)
@@ -113,7 +113,7 @@ impl Roles {
                 .open(self.root.path().join(format!("{name}.{suffix}")))
                 .unwrap()
         };
-        Command::new(env!("CARGO_BIN_EXE_koshogi"))
+        let child = Command::new(env!("CARGO_BIN_EXE_koshogi"))
             .args(args)
             .envs(self.env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
             .env("KOSHOGI_RUN_CACHE", self.root.path().join("cache"))
@@ -123,10 +123,11 @@ impl Roles {
             .stdout(log("out"))
             .stderr(log("err"))
             .spawn()
-            .expect("the koshogi binary starts")
+            .expect("the koshogi binary starts");
+        Role(child)
     }
 
-    pub fn trainer(&self) -> Child {
+    pub fn trainer(&self) -> Role {
         let config = self.config.to_str().unwrap();
         let args = [
             "train",
@@ -142,7 +143,7 @@ impl Roles {
         self.spawn("trainer", &args)
     }
 
-    pub fn worker(&self, id: &str) -> Child {
+    pub fn worker(&self, id: &str) -> Role {
         let args = [
             "selfplay",
             "--run",
@@ -264,6 +265,29 @@ impl Roles {
             }
             std::thread::sleep(Duration::from_millis(500));
         }
+    }
+}
+
+/// A role's process, killed if the test ends (or fails) while it still runs.
+pub struct Role(Child);
+
+impl Drop for Role {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+impl std::ops::Deref for Role {
+    type Target = Child;
+    fn deref(&self) -> &Child {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Role {
+    fn deref_mut(&mut self) -> &mut Child {
+        &mut self.0
     }
 }
 
