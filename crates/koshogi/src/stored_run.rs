@@ -305,9 +305,7 @@ pub fn fetch_playing_checkpoint(
         source: e,
     })?;
     let wanted = if gated {
-        let key = format!("{CHECKPOINTS_DIR}/{ACCEPTED_FILE}");
-        remote.download(&key, &local.join(ACCEPTED_FILE))?;
-        read_accepted(&local)
+        fetch_accepted(remote, &local)?
     } else {
         checkpoints::latest(remote)?
     };
@@ -370,10 +368,7 @@ pub fn prepare_trainer_cache(remote: &RemoteRun, cache: &Path, resume: bool) -> 
             .filter(|s| published.contains(s))
             .unwrap_or(newest);
         checkpoints::fetch(remote, step, &local)?;
-        remote.download(
-            &format!("{CHECKPOINTS_DIR}/{ACCEPTED_FILE}"),
-            &local.join(ACCEPTED_FILE),
-        )?;
+        fetch_accepted(remote, &local)?;
         tracing::info!("resuming from checkpoint step {step} of {}", remote.url());
     }
     Ok(())
@@ -421,9 +416,7 @@ pub fn trainer_sync(
             let mut kept = steps_to_keep(&steps, &keep);
             kept.extend(complete.last().copied());
             // The gate's choice, kept beside the local checkpoints too (local pruning spares it).
-            let accepted_key = format!("{CHECKPOINTS_DIR}/{ACCEPTED_FILE}");
-            remote.download(&accepted_key, &local.join(ACCEPTED_FILE))?;
-            kept.extend(read_accepted(&local));
+            kept.extend(fetch_accepted(&remote, &local)?);
             // Pruned steps stay in `published`: the local policy drops them too, and they
             // must never be sent again.
             checkpoints::prune(&remote, &kept)?;
@@ -439,19 +432,8 @@ pub fn prepare_ladder_cache(remote: &RemoteRun, cache: &Path) -> Result<()> {
     let local = cache.join(CHECKPOINTS_DIR);
     std::fs::create_dir_all(&local).with_context(|| format!("creating {}", local.display()))?;
     let (published, _) = checkpoints::list(remote)?;
-    for entry in list_checkpoints(&local).unwrap_or_default() {
-        if !published.contains(&entry.step) {
-            std::fs::remove_dir_all(&entry.path)
-                .with_context(|| format!("removing {}", entry.path.display()))?;
-        }
-    }
-    for &step in &published {
-        checkpoints::fetch(remote, step, &local)?;
-    }
-    remote.download(
-        &format!("{CHECKPOINTS_DIR}/{ACCEPTED_FILE}"),
-        &local.join(ACCEPTED_FILE),
-    )?;
+    mirror_checkpoints(remote, &local, &published, &published)?;
+    fetch_accepted(remote, &local)?;
     tree::pull(remote, ARENA_DIR, cache, |_| false)?;
     Ok(())
 }
@@ -468,20 +450,37 @@ pub fn send_ladder_results(remote: &RemoteRun, cache: &Path) -> Result<()> {
 pub fn fetch_gate_checkpoints(remote: &RemoteRun, cache: &Path) -> Result<()> {
     let local = cache.join(CHECKPOINTS_DIR);
     std::fs::create_dir_all(&local).with_context(|| format!("creating {}", local.display()))?;
-    let accepted_key = format!("{CHECKPOINTS_DIR}/{ACCEPTED_FILE}");
-    remote.download(&accepted_key, &local.join(ACCEPTED_FILE))?;
-    let accepted = read_accepted(&local);
+    let accepted = fetch_accepted(remote, &local)?;
     let (published, _) = checkpoints::list(remote)?;
     let mut wanted: BTreeSet<u64> = accepted.into_iter().collect();
     wanted.extend(published.first().copied()); // step 0: the first accepted one
     wanted.extend(checkpoints::latest(remote)?.filter(|s| published.contains(s)));
-    for &step in wanted.iter().filter(|s| published.contains(s)) {
-        checkpoints::fetch(remote, step, &local)?;
-    }
-    for entry in list_checkpoints(&local).unwrap_or_default() {
+    mirror_checkpoints(remote, &local, &wanted, &published)
+}
+
+/// Brings the store's `accepted.json` (if any) into `local_checkpoints` and returns its step.
+fn fetch_accepted(remote: &RemoteRun, local_checkpoints: &Path) -> Result<Option<u64>, StoreError> {
+    let key = format!("{CHECKPOINTS_DIR}/{ACCEPTED_FILE}");
+    remote.download(&key, &local_checkpoints.join(ACCEPTED_FILE))?;
+    Ok(read_accepted(local_checkpoints))
+}
+
+/// Makes `local_checkpoints` hold exactly the `wanted` checkpoints that are `published`: the
+/// others leave first (the cache stays bounded), then the missing ones are fetched whole.
+fn mirror_checkpoints(
+    remote: &RemoteRun,
+    local_checkpoints: &Path,
+    wanted: &BTreeSet<u64>,
+    published: &BTreeSet<u64>,
+) -> Result<()> {
+    for entry in list_checkpoints(local_checkpoints).unwrap_or_default() {
         if !wanted.contains(&entry.step) {
-            let _ = std::fs::remove_dir_all(&entry.path);
+            std::fs::remove_dir_all(&entry.path)
+                .with_context(|| format!("removing {}", entry.path.display()))?;
         }
+    }
+    for &step in wanted.intersection(published) {
+        checkpoints::fetch(remote, step, local_checkpoints)?;
     }
     Ok(())
 }
