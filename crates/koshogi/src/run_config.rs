@@ -266,6 +266,26 @@ mod tests {
     }
 
     #[test]
+    fn the_fixed_opponent_is_named_as_in_the_arena_and_old_runs_still_load() {
+        use koshogi_selfplay::fixed_opponent::FixedOpponent;
+        let config = RunConfig::parse(
+            "[selfplay]\nfixed_opponent = \"ab:1\"\nfixed_opponent_fraction = 0.5\n",
+        )
+        .unwrap();
+        assert_eq!(
+            config.selfplay.fixed_opponent,
+            FixedOpponent::AlphaBeta { depth: 1 }
+        );
+        assert_eq!(config.selfplay.fixed_opponent_fraction, 0.5);
+        // Runs written before the opponent could be chosen name the fraction after greedy.
+        let old = RunConfig::parse("[selfplay]\ngreedy_opponent_fraction = 0.25\n").unwrap();
+        assert_eq!(old.selfplay.fixed_opponent, FixedOpponent::Greedy);
+        assert_eq!(old.selfplay.fixed_opponent_fraction, 0.25);
+        let err = RunConfig::parse("[selfplay]\nfixed_opponent = \"ab:9\"\n").unwrap_err();
+        assert!(format!("{err:#}").contains("ab:9"), "{err:#}");
+    }
+
+    #[test]
     fn an_impossible_value_is_an_error_naming_the_field() {
         let err = RunConfig::parse("[selfplay]\nfull_search_probability = 2.0\n").unwrap_err();
         assert!(

@@ -6,6 +6,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::fixed_opponent::FixedOpponent;
+
 /// How self-play games are played and what is recorded.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -44,12 +46,15 @@ pub struct SelfplayConfig {
     pub material_value_weight: f32,
     /// The weight falls linearly to 0 at this checkpoint step (0 = it never falls).
     pub material_value_until_step: u64,
-    /// Fraction of games in which one side (Black or White at random) is the greedy
-    /// baseline (one ply, largest material gain) instead of the network. Only the network's
-    /// positions are recorded. Self-play between two young networks rarely attacks: the
-    /// first trained networks lost every game to greedy's invading pieces, having never met
-    /// one. 0 turns it off.
-    pub greedy_opponent_fraction: f32,
+    /// Fraction of games in which one side (Black or White at random) is `fixed_opponent`
+    /// instead of the network. Only the network's positions are recorded. Self-play between two
+    /// young networks rarely attacks: the first trained networks lost every game to greedy's
+    /// invading pieces, having never met one. 0 turns it off. (Older runs call it
+    /// `greedy_opponent_fraction`.)
+    #[serde(alias = "greedy_opponent_fraction")]
+    pub fixed_opponent_fraction: f32,
+    /// The classical player of those games: `greedy` or `ab:<depth>` (see [`FixedOpponent`]).
+    pub fixed_opponent: FixedOpponent,
     pub resign: ResignConfig,
     /// Positions per replay shard (a game is never split; a shard is written once this many
     /// positions have accumulated).
@@ -74,7 +79,8 @@ impl Default for SelfplayConfig {
             min_policy_weight: 1e-3,
             material_value_weight: 0.0,
             material_value_until_step: 0,
-            greedy_opponent_fraction: 0.0,
+            fixed_opponent_fraction: 0.0,
+            fixed_opponent: FixedOpponent::Greedy,
             resign: ResignConfig::default(),
             positions_per_shard: 4096,
             save_game_records: true,
@@ -173,8 +179,8 @@ impl SelfplayConfig {
         if self.max_policy_entries == 0 {
             return bad("max_policy_entries", "must be at least 1");
         }
-        if !(0.0..=1.0).contains(&self.greedy_opponent_fraction) {
-            return bad("greedy_opponent_fraction", "must lie in [0, 1]");
+        if !(0.0..=1.0).contains(&self.fixed_opponent_fraction) {
+            return bad("fixed_opponent_fraction", "must lie in [0, 1]");
         }
         if !(0.0..=1.0).contains(&self.material_value_weight) {
             return bad("material_value_weight", "must lie in [0, 1]");

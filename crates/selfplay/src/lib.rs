@@ -6,6 +6,7 @@
 //! [`SelfplayConfig`]; entry point: [`run_pool`].
 
 pub mod config;
+pub mod fixed_opponent;
 pub mod network_player;
 pub mod policy_target;
 pub mod pool;

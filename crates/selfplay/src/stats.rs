@@ -4,6 +4,8 @@
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+use crate::fixed_opponent::FixedOpponent;
+
 /// Running totals since the pool started.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct SelfplayTotals {
@@ -28,10 +30,12 @@ pub struct SelfplayTotals {
     pub evaluated: u64,
     /// Largest batch the drivers could form (sum over workers of their half-pools).
     pub batch_capacity: u64,
-    /// Games against the greedy baseline (`selfplay.greedy_opponent_fraction`), and the
+    /// Games against the fixed opponent (`selfplay.fixed_opponent_fraction`), and the
     /// network's points in them (1 a win, ½ a draw).
-    pub greedy_games: u64,
-    pub greedy_points: f64,
+    pub opponent_games: u64,
+    pub opponent_points: f64,
+    /// Which opponent that was (set by the first such game).
+    pub opponent: Option<FixedOpponent>,
 }
 
 impl SelfplayTotals {
@@ -44,12 +48,12 @@ impl SelfplayTotals {
         ratio(self.false_resignations, self.resign_audits)
     }
 
-    /// The network's score against the greedy baseline in self-play (0 without such games).
-    pub fn greedy_score(&self) -> f64 {
-        if self.greedy_games == 0 {
+    /// The network's score against the fixed opponent in self-play (0 without such games).
+    pub fn opponent_score(&self) -> f64 {
+        if self.opponent_games == 0 {
             0.0
         } else {
-            self.greedy_points / self.greedy_games as f64
+            self.opponent_points / self.opponent_games as f64
         }
     }
 
@@ -121,7 +125,7 @@ impl SelfplayStats {
             ("selfplay/false_resign_rate", t.false_resignation_rate()),
             ("selfplay/mean_batch_fill", t.mean_batch_fill()),
             ("selfplay/nn_evals_per_s", t.evaluated as f64 / secs),
-            ("selfplay/greedy_score", t.greedy_score()),
+            ("selfplay/opponent_score", t.opponent_score()),
         ]
     }
 
@@ -146,11 +150,12 @@ impl SelfplayStats {
             t.resign_audits,
             100.0 * t.mean_batch_fill(),
             t.evaluated as f64 / secs,
-            if t.greedy_games > 0 {
+            if let Some(opponent) = t.opponent {
                 format!(
-                    ", vs greedy {:.1}% of {}",
-                    100.0 * t.greedy_score(),
-                    t.greedy_games
+                    ", vs {} {:.1}% of {}",
+                    opponent,
+                    100.0 * t.opponent_score(),
+                    t.opponent_games
                 )
             } else {
                 String::new()

@@ -9,7 +9,6 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
-use koshogi_arena::baselines::greedy::greedy_move;
 use koshogi_mcts::{DriverConfig, EvalThread, Search, SearchConfig, SearchDriver, SearchResult};
 use koshogi_replay::{GameRecorder, Provenance, SearchRecord, ShardDir, ShardWriter};
 use koshogi_rules::game_record::{GameRecord, RecordResult};
@@ -134,9 +133,9 @@ struct GameInProgress {
     /// Whether the search now running is a full one (recorded as a policy target).
     full_search: bool,
     finished: bool,
-    /// The side the greedy baseline plays in this game, if any
-    /// (`selfplay.greedy_opponent_fraction`).
-    greedy: Option<Color>,
+    /// The side the fixed opponent plays in this game, if any
+    /// (`selfplay.fixed_opponent_fraction`).
+    opponent: Option<Color>,
 }
 
 /// Runs one worker until its games are done (budget spent or stop requested and in-flight
@@ -242,8 +241,8 @@ impl<'a> WorkerState<'a> {
         let audit = self.rng.random::<f32>() < ctx.config.resign.disabled_fraction;
         let id = self.rng.random();
         // Always draw both numbers, so the fraction does not change the other random choices.
-        let against_greedy = self.rng.random::<f32>() < ctx.config.greedy_opponent_fraction;
-        let greedy_color = if self.rng.random::<bool>() {
+        let against_opponent = self.rng.random::<f32>() < ctx.config.fixed_opponent_fraction;
+        let opponent_color = if self.rng.random::<bool>() {
             Color::Black
         } else {
             Color::White
@@ -254,23 +253,24 @@ impl<'a> WorkerState<'a> {
             recorder: GameRecorder::new(id),
             full_search: true,
             finished: false,
-            greedy: against_greedy.then_some(greedy_color),
+            opponent: against_opponent.then_some(opponent_color),
         };
         (search, progress)
     }
 
-    /// Plays the greedy baseline's moves while it is its turn; the outcome if that ends the
+    /// Plays the fixed opponent's moves while it is its turn; the outcome if that ends the
     /// game. Its positions are not recorded (no search, no target).
-    fn play_greedy_moves(
+    fn play_opponent_moves(
         &mut self,
         search: &mut Search<Game>,
         game: &GameInProgress,
     ) -> Result<Option<Outcome>, SelfplayError> {
-        let Some(greedy) = game.greedy else {
+        let Some(side) = game.opponent else {
             return Ok(None);
         };
-        while search.game().position().side_to_move() == greedy {
-            let Some(mv) = greedy_move(search.game(), &mut self.rng) else {
+        let opponent = self.ctx.config.fixed_opponent;
+        while search.game().position().side_to_move() == side {
+            let Some(mv) = opponent.choose_move(search.game(), &mut self.rng) else {
                 return Ok(search.game().outcome());
             };
             search.advance(mv).map_err(SelfplayError::Search)?;
@@ -281,14 +281,14 @@ impl<'a> WorkerState<'a> {
         Ok(None)
     }
 
-    /// Lets the greedy baseline move if it is its turn, then decides full or cheap search
+    /// Lets the fixed opponent move if it is its turn, then decides full or cheap search
     /// (playout-cap randomisation) and starts it.
     fn start_search(
         &mut self,
         search: &mut Search<Game>,
         game: &mut GameInProgress,
     ) -> Result<(), SelfplayError> {
-        if let Some(outcome) = self.play_greedy_moves(search, game)? {
+        if let Some(outcome) = self.play_opponent_moves(search, game)? {
             return self.finish_game(search, game, outcome);
         }
         let ctx = self.ctx;
@@ -402,10 +402,11 @@ impl<'a> WorkerState<'a> {
                 t.resign_audits += 1;
                 t.false_resignations += u64::from(wrong);
             }
-            if let Some(greedy) = game.greedy {
-                t.greedy_games += 1;
-                t.greedy_points += match outcome.winner() {
-                    Some(winner) if winner == greedy => 0.0,
+            if let Some(side) = game.opponent {
+                t.opponent = Some(ctx.config.fixed_opponent);
+                t.opponent_games += 1;
+                t.opponent_points += match outcome.winner() {
+                    Some(winner) if winner == side => 0.0,
                     Some(_) => 1.0,
                     None => 0.5,
                 };
@@ -438,8 +439,8 @@ impl<'a> WorkerState<'a> {
     ) -> Result<(), SelfplayError> {
         let id = progress.id;
         let player = |color: Color| {
-            if progress.greedy == Some(color) {
-                "greedy".to_string()
+            if progress.opponent == Some(color) {
+                self.ctx.config.fixed_opponent.to_string()
             } else {
                 format!("step {model_step}")
             }

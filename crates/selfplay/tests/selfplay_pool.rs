@@ -8,6 +8,7 @@ use koshogi_mcts::{material::MaterialEvaluator, DriverConfig, SearchConfig};
 use koshogi_replay::{board, read_all_shards, shards_dir, Provenance};
 use koshogi_rules::game_record::GameRecord;
 use koshogi_rules::{Color, Game, RulesOptions};
+use koshogi_selfplay::fixed_opponent::FixedOpponent;
 use koshogi_selfplay::{
     run_pool, CapResult, GameBudget, ModelSignals, ResignConfig, SelfplayConfig, SelfplayStats,
     WorkerContext,
@@ -253,12 +254,45 @@ fn with_material_adjudication_capped_games_go_to_the_side_ahead_in_records_and_t
 }
 
 #[test]
+fn games_against_alpha_beta_name_it_in_records_and_totals() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = SelfplayConfig {
+        games_per_worker: 2,
+        max_plies: 30,
+        fixed_opponent_fraction: 1.0,
+        fixed_opponent: FixedOpponent::AlphaBeta { depth: 1 },
+        positions_per_shard: 1,
+        ..small_config()
+    };
+    let ctx = context(dir.path(), 2, config);
+    run_pool(&ctx, |_| Ok(MaterialEvaluator::default())).unwrap();
+    let totals = ctx.stats.snapshot();
+    assert_eq!(totals.opponent_games, 2);
+    assert_eq!(totals.opponent, Some(FixedOpponent::AlphaBeta { depth: 1 }));
+    assert!(
+        ctx.stats.summary().contains("vs ab:1"),
+        "{}",
+        ctx.stats.summary()
+    );
+    for entry in std::fs::read_dir(dir.path().join("games")).unwrap() {
+        let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        let record = GameRecord::parse(&text, RulesOptions::default()).unwrap();
+        let named = record
+            .tags
+            .iter()
+            .filter(|(k, v)| (k == "Black" || k == "White") && v == "ab:1")
+            .count();
+        assert_eq!(named, 1, "{:?}", record.tags);
+    }
+}
+
+#[test]
 fn games_against_greedy_record_only_the_networks_positions() {
     let dir = tempfile::tempdir().unwrap();
     let config = SelfplayConfig {
         games_per_worker: 4,
         max_plies: 40,
-        greedy_opponent_fraction: 1.0,
+        fixed_opponent_fraction: 1.0,
         positions_per_shard: 1,
         ..small_config()
     };
@@ -266,8 +300,8 @@ fn games_against_greedy_record_only_the_networks_positions() {
     run_pool(&ctx, |_| Ok(MaterialEvaluator::default())).unwrap();
     let totals = ctx.stats.snapshot();
     assert_eq!(totals.games, 4);
-    assert_eq!(totals.greedy_games, 4);
-    assert!((0.0..=4.0).contains(&totals.greedy_points));
+    assert_eq!(totals.opponent_games, 4);
+    assert!((0.0..=4.0).contains(&totals.opponent_points));
     assert!(ctx.stats.summary().contains("vs greedy"));
 
     // Every record names greedy on exactly one side.
