@@ -23,6 +23,8 @@
 #   CHECK_STEPS    the trainer's --steps (default 6); CHECK_GAMES the workers' --games (default 8)
 #   CHECK_NICE     nice value of the daemons and so of the jobs (default 19)
 #   CHECK_LADDER=0 leave out the ladder (deploy/slurm/ladder.sbatch; run and checked by default)
+#   CHECK_GATE=0   leave out the gate (deploy/slurm/gate.sbatch, with tiny.toml plus [gate]
+#                  enabled; run and checked by default: checkpoints/accepted.json in the store)
 #   KEEP=1         keep the temporary directory (logs, job output) even when the check passes
 set -euo pipefail
 
@@ -42,6 +44,7 @@ steps="${CHECK_STEPS:-6}"
 games="${CHECK_GAMES:-8}"
 nice_value="${CHECK_NICE:-19}"
 ladder="${CHECK_LADDER:-1}"
+gate="${CHECK_GATE:-1}"
 
 [ "$(id -u)" = 0 ] || die "run as root (slurmd and munged are started here)."
 
@@ -173,9 +176,10 @@ MinJobAge=3600
 KillWait=30
 SlurmdTimeout=60
 NodeName=localhost NodeAddr=127.0.0.1 CPUs=2 State=UNKNOWN
-# FORCE:4: up to 4 jobs share each CPU, so the trainer, both workers and the ladder (2 CPUs
-# each by their sbatch files) run at once on 2 cores, as on a real cluster; all run at nice 19.
-PartitionName=check Nodes=localhost Default=YES MaxTime=INFINITE State=UP OverSubscribe=FORCE:4
+# FORCE:6: up to 6 jobs share each CPU, so the trainer, both workers, the ladder and the gate
+# (2 CPUs each by their sbatch files) run at once on 2 cores, as on a real cluster; all run at
+# nice 19.
+PartitionName=check Nodes=localhost Default=YES MaxTime=INFINITE State=UP OverSubscribe=FORCE:6
 EOF
 : >"$work/plugstack.conf"
 
@@ -253,9 +257,18 @@ if [ "$ladder" = 1 ]; then
   # One ladder pass 20 s after submission; it resubmits itself while the trainer lives.
   ladder_opts=(--ladder-every 20 --ladder-args "--games-per-pair 2 --anchors random")
 fi
+config="$repo_root/deploy/slurm/tiny.toml"
+gate_opts=()
+if [ "$gate" = 1 ]; then
+  # Gated: workers play the accepted checkpoint, which the gate job moves on (2-game matches).
+  config="$work/tiny-gated.toml"
+  { cat "$repo_root/deploy/slurm/tiny.toml"
+    printf '[gate]\nenabled = true\ngames = 2\nmax_plies = 8\nparallel_games = 2\n'; } >"$config"
+  gate_opts=(--gate --gate-every 5)
+fi
 submitted="$(bash "$repo_root/deploy/slurm/submit.sh" --name check --workers 2 \
   --steps "$steps" --games "$games" --logs "$work/jobs" ${ladder_opts[@]+"${ladder_opts[@]}"} \
-  "$run_url" "$repo_root/deploy/slurm/tiny.toml")" || die "deploy/slurm/submit.sh failed."
+  ${gate_opts[@]+"${gate_opts[@]}"} "$run_url" "$config")" || die "deploy/slurm/submit.sh failed."
 echo "$submitted" >&2
 if ! grep -q '^trainer [0-9]' <<<"$submitted" || ! grep -q '^selfplay [0-9]' <<<"$submitted"; then
   die "could not read the job ids from submit.sh's output."
@@ -295,9 +308,9 @@ done < <(scontrol -o show job)
 ladder_jobs="$(scontrol -o show job | grep -c ' JobName=check-ladder ' || true)"
 
 # What the store holds: published checkpoints and their pointer, shards per writer, the ladder.
-"$py" - "$bucket" "run/" "$ladder" <<'PY' || die "the store does not hold what the run should have written."
+"$py" - "$bucket" "run/" "$ladder" "$gate" <<'PY' || die "the store does not hold what the run should have written."
 import boto3, re, sys
-bucket, prefix, ladder = sys.argv[1], sys.argv[2], sys.argv[3] == "1"
+bucket, prefix, ladder, gate = sys.argv[1], sys.argv[2], sys.argv[3] == "1", sys.argv[4] == "1"
 keys = []
 for page in boto3.client("s3").get_paginator("list_objects_v2").paginate(Bucket=bucket, Prefix=prefix):
     keys += [o["Key"][len(prefix):] for o in page.get("Contents", [])]
@@ -321,8 +334,11 @@ arena = [k for k in keys if k.startswith("arena/")]
 if ladder:
     print(f"check-slurm: store: {len(arena)} objects under arena/, arena/ladder.csv: "
           f"{'yes' if 'arena/ladder.csv' in keys else 'no'}", file=sys.stderr)
+accepted = "checkpoints/accepted.json" in keys
+if gate:
+    print(f"check-slurm: store: checkpoints/accepted.json: {'yes' if accepted else 'no'}", file=sys.stderr)
 ok = (len(steps) >= 1 and pointer and all(n >= 1 for n in per_worker.values())
-      and (not ladder or "arena/ladder.csv" in keys))
+      and (not ladder or "arena/ladder.csv" in keys) and (not gate or accepted))
 sys.exit(0 if ok else 1)
 PY
 
@@ -331,4 +347,5 @@ say "koshogi store ls $run_url:"
 
 passed=1
 [ "$ladder" = 0 ] || say "ladder: $ladder_jobs pass(es), arena/ladder.csv in the store"
+[ "$gate" = 0 ] || say "gate: checkpoints/accepted.json in the store"
 say "PASS: trainer and 2 self-play workers ran under Slurm against moto and exited 0; the store holds checkpoints and shards from 2 workers."

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Submits a koshogi run kept in object storage to Slurm: the trainer (train.sbatch) and a job
-# array of self-play workers (selfplay.sbatch), optionally a periodic ladder (ladder.sbatch).
-# Prints one line per submission on stdout — "trainer JOBID", "selfplay JOBID",
-# "ladder JOBID" — and what it did on stderr.
+# array of self-play workers (selfplay.sbatch), optionally a periodic ladder (ladder.sbatch)
+# and the gate (gate.sbatch). Prints one line per submission on stdout — "trainer JOBID",
+# "selfplay JOBID", "ladder JOBID", "gate JOBID" — and what it did on stderr.
 #
 #   deploy/slurm/submit.sh [options] RUN_URL [CONFIG]
 #
@@ -20,11 +20,15 @@
 #   --steps N            the trainer stops at N steps in total (default: train.steps)
 #   --ladder-every SECS  also rate checkpoints every SECS seconds while the trainer lives
 #   --ladder-args "ARGS" koshogi arena options (default "--games-per-pair 40 --anchors random,greedy,ab:2")
+#   --gate               also run the gate while the trainer lives (only for a run whose
+#                        config has [gate] enabled = true: workers then play the accepted
+#                        checkpoint, which only the gate moves on)
+#   --gate-every SECS    seconds between the gate's looks at the run (default 60)
 #   --name NAME          job name prefix (default: the run URL's last part); the trainer is
 #                        NAME-train and runs as a singleton: a second one waits for the first
 #   --logs DIR           job output files (default ./koshogi-logs; created)
-#   --no-trainer         submit only workers (and the ladder)
-#   --no-workers         submit only the trainer (and the ladder)
+#   --no-trainer         submit only workers (and the ladder, the gate)
+#   --no-workers         submit only the trainer (and the ladder, the gate)
 #   --trainer-sbatch "ARGS"   extra sbatch options for the trainer, e.g. "--gres=gpu:1 --partition=gpu"
 #   --selfplay-sbatch "ARGS"  extra sbatch options for the workers, e.g. "--time=12:00:00"
 # Environment: KOSHOGI_BIN, KOSHOGI_ENV_FILE, KOSHOGI_RUN_CACHE and the store's credentials
@@ -40,7 +44,7 @@ usage() { sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'
 
 workers=8 first=1 throttle="" games="" steps="" ladder_every="" name="" logs="koshogi-logs"
 ladder_args="--games-per-pair 40 --anchors random,greedy,ab:2"
-want_trainer=1 want_workers=1 trainer_sbatch="" selfplay_sbatch=""
+want_trainer=1 want_workers=1 trainer_sbatch="" selfplay_sbatch="" want_gate=0 gate_every=60
 positional=()
 while [ "$#" -gt 0 ]; do
   case "$1" in
@@ -53,6 +57,8 @@ while [ "$#" -gt 0 ]; do
     --ladder-args) ladder_args="${2?--ladder-args needs a value}"; shift 2 ;;
     --name) name="${2:?--name needs a value}"; shift 2 ;;
     --logs) logs="${2:?--logs needs a value}"; shift 2 ;;
+    --gate) want_gate=1; shift ;;
+    --gate-every) gate_every="${2:?--gate-every needs a value}"; shift 2 ;;
     --no-trainer) want_trainer=0; shift ;;
     --no-workers) want_workers=0; shift ;;
     --trainer-sbatch) trainer_sbatch="${2?--trainer-sbatch needs a value}"; shift 2 ;;
@@ -81,6 +87,7 @@ is_count "$first" || die "--first-worker must be a positive number."
 [ -z "$games" ] || is_count "$games" || die "--games must be a positive number."
 [ -z "$steps" ] || is_count "$steps" || die "--steps must be a positive number."
 [ -z "$ladder_every" ] || is_count "$ladder_every" || die "--ladder-every must be a number of seconds."
+is_count "$gate_every" || die "--gate-every must be a number of seconds."
 last=$((first + workers - 1))
 # Worker ids are s<index>: 1-16 characters of [A-Za-z0-9_].
 [ "${#last}" -le 15 ] || die "array indices that large make worker ids longer than 16 characters."
@@ -137,4 +144,14 @@ if [ -n "$ladder_every" ]; then
     "$here/ladder.sbatch" "$run_url" ${ladder_extra[@]+"${ladder_extra[@]}"})" || die "sbatch of the ladder failed."
   say "ladder: job $job ($name-ladder), first pass in ${ladder_every}s, then every ${ladder_every}s while $name-train lives"
   echo "ladder $job"
+fi
+
+if [ "$want_gate" = 1 ]; then
+  gate_args=(${config_args[@]+"${config_args[@]}"})
+  job="$(KOSHOGI_GATE_EVERY="$gate_every" KOSHOGI_TRAIN_JOB_NAME="$name-train" \
+    submit --job-name="$name-gate" --dependency=singleton \
+    --output="$logs/$name-gate-%j.out" \
+    "$here/gate.sbatch" "$run_url" ${gate_args[@]+"${gate_args[@]}"})" || die "sbatch of the gate failed."
+  say "gate: job $job ($name-gate), a look every ${gate_every}s while $name-train lives"
+  echo "gate $job"
 fi
