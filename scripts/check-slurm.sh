@@ -2,6 +2,7 @@
 # Checks deploy/slurm/ end to end on this machine: brings up a private single-node Slurm cluster
 # (Debian's slurm-wlm and munge; loopback only, every file under a temporary directory), runs a
 # trivial job, then a moto S3 server on 127.0.0.1 (scripts/setup-moto.sh) and the real thing:
+# a run begun here with `koshogi run` and `koshogi store push`ed to the bucket, continued by
 # deploy/slurm/submit.sh with deploy/slurm/tiny.toml — one trainer (`--steps`), a job array of
 # two self-play workers (`--games`) and a ladder pass, all finishing by themselves. It passes
 # when every job completed with exit code 0 and the bucket holds checkpoints (with the
@@ -23,6 +24,10 @@
 #   CHECK_STEPS    the trainer's --steps (default 6); CHECK_GAMES the workers' --games (default 8)
 #   CHECK_NICE     nice value of the daemons and so of the jobs (default 19)
 #   CHECK_LADDER=0 leave out the ladder (deploy/slurm/ladder.sbatch; run and checked by default)
+#   CHECK_LOCAL_STEPS  the run starts on this machine with `koshogi run --steps N` (default 4),
+#                  is pushed to the store with `koshogi store push`, and the Slurm jobs continue
+#                  it to N + CHECK_STEPS steps: checked are the local checkpoints and shards
+#                  still in the store and the trainer resuming at step N. 0 starts in the store.
 #   CHECK_GATE=0   leave out the gate (deploy/slurm/gate.sbatch, with tiny.toml plus [gate]
 #                  enabled; run and checked by default: checkpoints/accepted.json in the store)
 #   KEEP=1         keep the temporary directory (logs, job output) even when the check passes
@@ -45,6 +50,8 @@ games="${CHECK_GAMES:-8}"
 nice_value="${CHECK_NICE:-19}"
 ladder="${CHECK_LADDER:-1}"
 gate="${CHECK_GATE:-1}"
+local_steps="${CHECK_LOCAL_STEPS:-4}"
+[[ "$local_steps" =~ ^[0-9]+$ ]] || die "CHECK_LOCAL_STEPS must be a whole number."
 
 [ "$(id -u)" = 0 ] || die "run as root (slurmd and munged are started here)."
 
@@ -266,8 +273,17 @@ if [ "$gate" = 1 ]; then
     printf '[gate]\nenabled = true\ngames = 2\nmax_plies = 8\nparallel_games = 2\n'; } >"$config"
   gate_opts=(--gate --gate-every 5)
 fi
+if [ "$local_steps" -gt 0 ]; then
+  # The run begins on one machine, as a user's would, and moves to the cluster.
+  say "koshogi run --steps $local_steps on this machine, then koshogi store push to $run_url ..."
+  nice -n "$nice_value" "$bin" run --config "$config" --run "$work/local-run" --steps "$local_steps" \
+    >"$work/logs/local-run.log" 2>&1 || { tail -n 20 "$work/logs/local-run.log" >&2; die "koshogi run failed."; }
+  "$bin" store push "$work/local-run" "$run_url" >"$work/logs/push.log" 2>&1 \
+    || { tail -n 20 "$work/logs/push.log" >&2; die "koshogi store push failed."; }
+fi
+total_steps=$((local_steps + steps))
 submitted="$(bash "$repo_root/deploy/slurm/submit.sh" --name check --workers 2 \
-  --steps "$steps" --games "$games" --logs "$work/jobs" ${ladder_opts[@]+"${ladder_opts[@]}"} \
+  --steps "$total_steps" --games "$games" --logs "$work/jobs" ${ladder_opts[@]+"${ladder_opts[@]}"} \
   ${gate_opts[@]+"${gate_opts[@]}"} "$run_url" "$config")" || die "deploy/slurm/submit.sh failed."
 echo "$submitted" >&2
 if ! grep -q '^trainer [0-9]' <<<"$submitted" || ! grep -q '^selfplay [0-9]' <<<"$submitted"; then
@@ -308,9 +324,10 @@ done < <(scontrol -o show job)
 ladder_jobs="$(scontrol -o show job | grep -c ' JobName=check-ladder ' || true)"
 
 # What the store holds: published checkpoints and their pointer, shards per writer, the ladder.
-"$py" - "$bucket" "run/" "$ladder" "$gate" <<'PY' || die "the store does not hold what the run should have written."
+"$py" - "$bucket" "run/" "$ladder" "$gate" "$local_steps" "$total_steps" <<'PY' || die "the store does not hold what the run should have written."
 import boto3, re, sys
 bucket, prefix, ladder, gate = sys.argv[1], sys.argv[2], sys.argv[3] == "1", sys.argv[4] == "1"
+local_steps, total_steps = int(sys.argv[5]), int(sys.argv[6])
 keys = []
 for page in boto3.client("s3").get_paginator("list_objects_v2").paginate(Bucket=bucket, Prefix=prefix):
     keys += [o["Key"][len(prefix):] for o in page.get("Contents", [])]
@@ -337,10 +354,23 @@ if ladder:
 accepted = "checkpoints/accepted.json" in keys
 if gate:
     print(f"check-slurm: store: checkpoints/accepted.json: {'yes' if accepted else 'no'}", file=sys.stderr)
-ok = (len(steps) >= 1 and pointer and all(n >= 1 for n in per_worker.values())
+# The local run's part: its last checkpoint and its shards (writers that are no Slurm worker).
+local_writers = sorted(w for w in writers if not re.match(r"s[12](_|$)", w))
+if local_steps:
+    print(f"check-slurm: store: local run's checkpoint step {local_steps}: "
+          f"{'yes' if local_steps in steps else 'no'}; its shard writers: {local_writers}; "
+          f"last step {max(steps, default=None)} (wanted {total_steps})", file=sys.stderr)
+continued = not local_steps or (local_steps in steps and local_writers and max(steps) == total_steps)
+ok = (continued and len(steps) >= 1 and pointer and all(n >= 1 for n in per_worker.values())
       and (not ladder or "arena/ladder.csv" in keys) and (not gate or accepted))
 sys.exit(0 if ok else 1)
 PY
+
+if [ "$local_steps" -gt 0 ]; then
+  grep -h "resuming from" "$work"/jobs/check-train-*.out | grep -q "step=$local_steps" \
+    || die "the Slurm trainer did not resume at the local run's step $local_steps (see $work/jobs)."
+  say "the Slurm trainer resumed at the local run's step $local_steps and trained on to $total_steps"
+fi
 
 say "koshogi store ls $run_url:"
 "$bin" store ls "$run_url" >&2 || die "koshogi store ls $run_url failed."
@@ -348,4 +378,4 @@ say "koshogi store ls $run_url:"
 passed=1
 [ "$ladder" = 0 ] || say "ladder: $ladder_jobs pass(es), arena/ladder.csv in the store"
 [ "$gate" = 0 ] || say "gate: checkpoints/accepted.json in the store"
-say "PASS: trainer and 2 self-play workers ran under Slurm against moto and exited 0; the store holds checkpoints and shards from 2 workers."
+say "PASS: trainer and 2 self-play workers ran under Slurm against moto and exited 0; the store holds checkpoints and shards from 2 workers$([ "$local_steps" = 0 ] || echo ", and the run begun on this machine ($local_steps steps) went on from where it was")."
