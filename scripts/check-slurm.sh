@@ -4,7 +4,7 @@
 # trivial job, then a moto S3 server on 127.0.0.1 (scripts/setup-moto.sh) and the real thing:
 # a run begun here with `koshogi run` and `koshogi store push`ed to the bucket, continued by
 # deploy/slurm/submit.sh with deploy/slurm/tiny.toml — one trainer (`--steps`), a job array of
-# two self-play workers (`--games`) and a ladder pass, all finishing by themselves. It passes
+# two self-play workers (`--games`), a ladder pass and the gate, all finishing by themselves. It passes
 # when every job completed with exit code 0 and the bucket holds checkpoints (with the
 # checkpoints/latest.json pointer), shards from two workers and arena/ladder.csv.
 # Everything it started (jobs, slurmd, slurmctld, munged, moto) is stopped on exit, pass or fail.
