@@ -292,7 +292,9 @@ pub struct LadderRow {
 /// Reads `ladder.csv`, checkpoints by step then the rows without a step (baselines) in file
 /// order; `None` when the run has no ladder yet.
 pub fn read_ladder_csv(path: &Path) -> Result<Option<Vec<LadderRow>>, LadderError> {
-    let text = match std::fs::read_to_string(path) {
+    // A row per checkpoint and baseline, ~50 bytes each: a larger file is not read whole.
+    const MAX_LADDER_CSV_BYTES: u64 = 16 << 20;
+    let text = match koshogi_run_store::small_file::read_small_text(path, MAX_LADDER_CSV_BYTES) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(source) => {
@@ -369,6 +371,18 @@ mod tests {
                 "{malformed}"
             );
         }
+    }
+
+    #[test]
+    fn a_ladder_table_over_its_bound_is_not_read_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("ladder.csv");
+        let mut text = String::from("name,step,elo,stderr,games,points\n");
+        text.push_str(&"\n".repeat(16 << 20));
+        text.push_str("step-000000000,0,0.0,0.0,60,28.5\n");
+        std::fs::write(&path, text).unwrap();
+        let error = read_ladder_csv(&path).unwrap_err();
+        assert!(matches!(error, LadderError::Io { .. }), "{error}");
     }
 
     #[test]

@@ -34,12 +34,13 @@ pub fn read_records(mut reader: impl Read) -> io::Result<Vec<Vec<u8>>> {
         if masked_crc32c(&length_bytes) != stored {
             return Err(io::Error::new(io::ErrorKind::InvalidData, "bad length CRC"));
         }
-        let length = usize::try_from(u64::from_le_bytes(length_bytes))
-            .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "record too long"))?;
-        let mut data = vec![0u8; length];
+        let length = u64::from_le_bytes(length_bytes);
+        // Read through the declared length rather than allocating it first: the length comes
+        // from the file, and a header declaring terabytes is only as big as the bytes behind it.
+        let mut data = Vec::new();
+        reader.by_ref().take(length).read_to_end(&mut data)?;
         let mut crc = [0u8; 4];
-        if !read_exact_or_eof(&mut reader, &mut data)? || !read_exact_or_eof(&mut reader, &mut crc)?
-        {
+        if (data.len() as u64) < length || !read_exact_or_eof(&mut reader, &mut crc)? {
             return Ok(records);
         }
         if masked_crc32c(&data) != u32::from_le_bytes(crc) {
@@ -79,6 +80,24 @@ mod tests {
         assert_eq!(records, vec![b"first".to_vec(), vec![], vec![7u8; 1000]]);
         let torn = &stream[..stream.len() - 3];
         assert_eq!(read_records(torn).unwrap().len(), 2);
+    }
+
+    #[test]
+    fn a_declared_length_is_not_allocated_before_its_bytes_are_read() {
+        // A valid first record, then a header declaring 2⁶⁴ − 1 bytes (with the right length
+        // CRC) followed by a few: a torn tail, not a 16-exabyte allocation (which panicked
+        // with "capacity overflow"; a terabyte aborted the process).
+        for length in [u64::MAX, 1 << 40] {
+            let mut stream = frame_record(b"first");
+            let length_bytes = length.to_le_bytes();
+            stream.extend_from_slice(&length_bytes);
+            stream.extend_from_slice(&masked_crc32c(&length_bytes).to_le_bytes());
+            stream.extend_from_slice(b"only a few bytes");
+            assert_eq!(
+                read_records(stream.as_slice()).unwrap(),
+                vec![b"first".to_vec()]
+            );
+        }
     }
 
     #[test]

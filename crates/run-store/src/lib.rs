@@ -12,7 +12,8 @@
 //!
 //! It also owns the run's local side that every role shares: the names inside a run
 //! ([`layout`]), crash-safe file writes ([`atomic`]) and the complete checkpoints of a local
-//! `checkpoints/` directory with the gate's `accepted.json` ([`local_checkpoints`]).
+//! `checkpoints/` directory with the gate's `accepted.json` ([`local_checkpoints`]), and the
+//! bounded reading of a run's small files ([`small_file`]).
 //!
 //! Nothing here knows about training: the roles (`koshogi selfplay`, `train`, `arena`) decide
 //! what to send and fetch. See docs/distributed.md.
@@ -27,6 +28,7 @@ mod location;
 pub mod outbox;
 mod remote;
 mod shards;
+pub mod small_file;
 pub mod tree;
 
 pub use error::StoreError;

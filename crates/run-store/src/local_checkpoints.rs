@@ -16,6 +16,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::atomic::write_atomic;
 use crate::layout::{parse_checkpoint_dir_name, ACCEPTED_FILE};
+use crate::small_file::read_small_text;
 
 /// Listing a checkpoint directory or writing `accepted.json` failed.
 #[derive(Debug, thiserror::Error)]
@@ -87,11 +88,21 @@ struct Accepted {
     step: u64,
 }
 
+/// `accepted.json` is `{"step":N}`: anything larger is not one (and is not read whole).
+const MAX_ACCEPTED_BYTES: u64 = 64 << 10;
+
 /// The step of the accepted (gated) checkpoint in `dir`, if one was accepted. An unreadable
 /// file counts as none, with a warning.
 pub fn read_accepted(dir: &Path) -> Option<u64> {
     let path = dir.join(ACCEPTED_FILE);
-    let text = std::fs::read_to_string(&path).ok()?;
+    let text = match read_small_text(&path, MAX_ACCEPTED_BYTES) {
+        Ok(text) => text,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return None,
+        Err(e) => {
+            tracing::warn!("ignoring unreadable {}: {e}", path.display());
+            return None;
+        }
+    };
     match serde_json::from_str::<Accepted>(&text) {
         Ok(accepted) => Some(accepted.step),
         Err(e) => {
@@ -160,5 +171,17 @@ mod tests {
         assert_eq!(read_accepted(dir.path()), Some(30));
         fs::write(dir.path().join(ACCEPTED_FILE), "not json").unwrap();
         assert_eq!(read_accepted(dir.path()), None);
+    }
+
+    #[test]
+    fn an_accepted_file_over_its_bound_is_not_read() {
+        let dir = tempfile::tempdir().unwrap();
+        // Valid JSON, but far larger than any accepted.json: refused before it is parsed (a
+        // device such as /dev/zero in its place would otherwise be read without end).
+        let padded = format!("{}{{\"step\":7}}", " ".repeat(MAX_ACCEPTED_BYTES as usize));
+        fs::write(dir.path().join(ACCEPTED_FILE), padded).unwrap();
+        assert_eq!(read_accepted(dir.path()), None);
+        write_accepted(dir.path(), 7).unwrap();
+        assert_eq!(read_accepted(dir.path()), Some(7));
     }
 }

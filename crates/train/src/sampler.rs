@@ -255,8 +255,10 @@ impl Sampler {
         }
         if self.config.samples_per_new_row > 0.0 {
             let allowed = (self.config.samples_per_new_row * rows as f64).floor() as u64;
-            let samples = self.batches * self.config.batch_size as u64;
-            if samples + self.config.batch_size as u64 > allowed {
+            // Saturating: the cursor comes from a file (a resumed run's trainer state).
+            let batch_size = self.config.batch_size as u64;
+            let samples = self.batches.saturating_mul(batch_size);
+            if samples.saturating_add(batch_size) > allowed {
                 return Some(Starved::ReuseCap {
                     rows,
                     samples,
@@ -489,6 +491,30 @@ mod tests {
             Draw::Ready(batch) => *batch,
             Draw::Starved(starved) => panic!("starved: {starved}"),
         }
+    }
+
+    #[test]
+    fn a_cursor_with_more_batches_than_fit_in_samples_is_starved_not_a_panic() {
+        // A resumed run's cursor comes from its trainer_state.json: batches · batch_size
+        // overflowed u64 in the reuse-cap check.
+        let dir = shards(3, 1);
+        let cfg = SamplerConfig {
+            samples_per_new_row: 2.0,
+            ..config(8)
+        };
+        let cursor = SamplerCursor {
+            batches: u64::MAX / 4,
+            ..SamplerCursor::fresh(5)
+        };
+        let mut sampler = Sampler::new(local(dir.path()), cfg, cursor);
+        sampler.refresh().unwrap();
+        assert!(matches!(
+            sampler.next_batch().unwrap(),
+            Draw::Starved(Starved::ReuseCap {
+                samples: u64::MAX,
+                ..
+            })
+        ));
     }
 
     #[test]

@@ -10,6 +10,7 @@
 
 use std::path::{Path, PathBuf};
 
+use koshogi_run_store::small_file::read_small_text;
 use serde::{Deserialize, Serialize};
 
 use crate::sampler::SamplerCursor;
@@ -20,6 +21,14 @@ pub const TRAINER_STATE_FILE: &str = "trainer_state.json";
 
 /// Version of [`TrainerState`]'s layout.
 pub const TRAINER_STATE_VERSION: u32 = 1;
+
+/// The largest `trainer_state.json` read: the file lists every shard the run has seen (about
+/// 100 bytes each), so this allows some 600,000 shards; anything larger is not read whole.
+pub const MAX_TRAINER_STATE_BYTES: u64 = 64 << 20;
+
+/// The largest step, sample, batch and row count a state may hold (2⁶² — TensorBoard steps
+/// are `i64`): what is added to them later can never overflow.
+pub const MAX_COUNT: u64 = 1 << 62;
 
 /// Everything besides weights and optimiser buffers that resume needs.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -53,26 +62,56 @@ impl TrainerState {
         serde_json::to_string_pretty(self).expect("a trainer state always serialises") + "\n"
     }
 
+    /// Reads and checks the state file of a checkpoint (what `--resume` starts from).
     pub fn read(path: &Path) -> Result<Self, TrainerStateError> {
-        let text = std::fs::read_to_string(path).map_err(|source| TrainerStateError::Read {
-            path: path.to_path_buf(),
-            source,
+        let text = read_small_text(path, MAX_TRAINER_STATE_BYTES).map_err(|source| {
+            TrainerStateError::Read {
+                path: path.to_path_buf(),
+                source,
+            }
         })?;
+        let parse_error = |reason: String| TrainerStateError::Parse {
+            path: path.to_path_buf(),
+            reason,
+        };
         let state: TrainerState =
-            serde_json::from_str(&text).map_err(|e| TrainerStateError::Parse {
-                path: path.to_path_buf(),
-                reason: e.to_string(),
-            })?;
+            serde_json::from_str(&text).map_err(|e| parse_error(e.to_string()))?;
         if state.format_version != TRAINER_STATE_VERSION {
-            return Err(TrainerStateError::Parse {
-                path: path.to_path_buf(),
-                reason: format!(
-                    "format version {}, this build reads {TRAINER_STATE_VERSION}",
-                    state.format_version
-                ),
-            });
+            return Err(parse_error(format!(
+                "format version {}, this build reads {TRAINER_STATE_VERSION}",
+                state.format_version
+            )));
         }
+        state.check_counts().map_err(parse_error)?;
         Ok(state)
+    }
+
+    /// The counters and the row numbering must leave room for the steps, samples and shards
+    /// still to come: the trainer, the sampler and the replay window add to them without
+    /// checks. No run comes near [`MAX_COUNT`].
+    fn check_counts(&self) -> Result<(), String> {
+        for (name, count) in [
+            ("step", self.step),
+            ("samples", self.samples),
+            ("sampler.batches", self.sampler.batches),
+        ] {
+            if count > MAX_COUNT {
+                return Err(format!("{name} = {count} is more than {MAX_COUNT}"));
+            }
+        }
+        let rows = self
+            .sampler
+            .shards
+            .iter()
+            .try_fold(0u64, |total, shard| total.checked_add(shard.rows))
+            .filter(|&rows| rows <= MAX_COUNT);
+        if rows.is_none() {
+            return Err(format!(
+                "its {} shards hold more than {MAX_COUNT} rows in all",
+                self.sampler.shards.len()
+            ));
+        }
+        Ok(())
     }
 }
 
@@ -116,5 +155,69 @@ mod tests {
             TrainerState::read(&path),
             Err(TrainerStateError::Parse { .. })
         ));
+    }
+
+    fn state_with(step: u64, samples: u64, batches: u64, rows: &[u64]) -> TrainerState {
+        TrainerState {
+            format_version: TRAINER_STATE_VERSION,
+            step,
+            samples,
+            sampler: SamplerCursor {
+                seed: 1,
+                batches,
+                shards: rows
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &rows)| KnownShard {
+                        file: format!("shard-{i:09}-w0.npz"),
+                        rows,
+                    })
+                    .collect(),
+            },
+            last_lr: 0.01,
+            config_hash: "abc".into(),
+            created_unix_seconds: 1,
+        }
+    }
+
+    #[test]
+    fn a_state_whose_counts_leave_no_room_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(TRAINER_STATE_FILE);
+        let largest = state_with(
+            MAX_COUNT,
+            MAX_COUNT,
+            MAX_COUNT,
+            &[MAX_COUNT / 2, MAX_COUNT / 2],
+        );
+        std::fs::write(&path, largest.to_json()).unwrap();
+        assert_eq!(TrainerState::read(&path).unwrap(), largest);
+        // The resumed trainer adds 1 to the step (overflow at u64::MAX); the sampler multiplies
+        // the batches by the batch size; the replay window adds up the shards' rows (two
+        // shards of 2⁶³ rows overflowed when the window was built).
+        for (state, field) in [
+            (state_with(u64::MAX, 0, 0, &[]), "step"),
+            (state_with(0, MAX_COUNT + 1, 0, &[]), "samples"),
+            (state_with(0, 0, u64::MAX, &[]), "sampler.batches"),
+            (state_with(0, 0, 0, &[1 << 63, 1 << 63]), "rows in all"),
+            (state_with(0, 0, 0, &[MAX_COUNT, 1]), "rows in all"),
+        ] {
+            std::fs::write(&path, state.to_json()).unwrap();
+            let error = TrainerState::read(&path).unwrap_err();
+            assert!(matches!(error, TrainerStateError::Parse { .. }), "{error}");
+            assert!(error.to_string().contains(field), "{error}");
+        }
+    }
+
+    #[test]
+    fn a_state_file_over_its_bound_is_not_read_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(TRAINER_STATE_FILE);
+        let mut text = state_with(1, 1, 1, &[]).to_json();
+        text.push_str(&" ".repeat(MAX_TRAINER_STATE_BYTES as usize));
+        std::fs::write(&path, text).unwrap();
+        let error = TrainerState::read(&path).unwrap_err();
+        assert!(matches!(error, TrainerStateError::Read { .. }), "{error}");
+        assert!(error.to_string().contains("more than"), "{error}");
     }
 }
