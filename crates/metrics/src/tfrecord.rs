@@ -86,7 +86,7 @@ mod tests {
     fn a_declared_length_is_not_allocated_before_its_bytes_are_read() {
         // A valid first record, then a header declaring 2⁶⁴ − 1 bytes (with the right length
         // CRC) followed by a few: a torn tail, not a 16-exabyte allocation (which panicked
-        // with "capacity overflow"; a terabyte aborted the process).
+        // with "capacity overflow"; a terabyte was allocated up front).
         for length in [u64::MAX, 1 << 40] {
             let mut stream = frame_record(b"first");
             let length_bytes = length.to_le_bytes();
