@@ -13,12 +13,10 @@
 
 use std::path::Path;
 
-use koshogi_mcts::{
-    DriverConfig, EvalError, EvalThread, NetworkEvaluator, Search, SearchConfig, SearchDriver,
-};
+use koshogi_mcts::{DriverConfig, EvalError, EvalThread, Search, SearchConfig, SearchDriver};
 use koshogi_nn::{
-    EvalPosition, Evaluation as NetEvaluation, FeatureInput, InferenceModel, ModelCard, NnError,
-    RuntimeConfig,
+    EvalPosition, Evaluation as NetEvaluation, FeatureInput, InferenceModel, ModelCard,
+    NetworkEvaluator, NnError, RuntimeConfig,
 };
 use koshogi_rules::{Game, Move, RulesOptions};
 use rand::Rng;

@@ -14,9 +14,9 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use koshogi_mcts::{spawn_network_thread, EvalThread, MaterialEvaluator};
+use koshogi_mcts::{EvalThread, MaterialEvaluator};
 use koshogi_nn::checkpoint::resolve_card;
-use koshogi_nn::{checkpoint, InferenceModel, RuntimeConfig};
+use koshogi_nn::{checkpoint, spawn_network_thread, InferenceModel, RuntimeConfig};
 use koshogi_rules::game_record::termination_text;
 use koshogi_rules::notation::parse_move;
 use koshogi_rules::{Game, Position, RulesOptions};

@@ -6,8 +6,8 @@
 //! * [`Evaluator`]: the batch-in, priors-and-WDL-out boundary that networks implement.
 //! * [`SearchGame`]: the small game interface the search needs; implemented for tiny test
 //!   games in [`toy`] and for Ko shogi (`koshogi_rules::Game`, see [`koshogi`]).
-//! * [`MaterialEvaluator`] (uniform priors, material value) and [`NetworkEvaluator`]
-//!   (koshogi_nn's batched inference, built on its own thread by [`spawn_network_thread`]).
+//! * [`MaterialEvaluator`] (uniform priors, material value). The network's evaluator lives
+//!   with the network (`koshogi_nn::NetworkEvaluator`), so this crate needs no libtorch.
 //!
 //! Typical self-play use: one [`Search`] per game, all started, then
 //! [`SearchDriver::run_with`] with a callback that takes each finished search's
@@ -25,7 +25,6 @@
 //! `max_nodes` / `max_edges` (default 2^18 edges = 7 MiB per tree); unexpanded children cost
 //! nothing until visited.
 
-pub mod bench;
 pub mod cache;
 pub mod child_stats;
 pub mod config;
@@ -36,7 +35,6 @@ pub mod game;
 pub mod gumbel;
 pub mod koshogi;
 pub mod material;
-pub mod network;
 pub mod puct;
 pub mod result;
 pub mod search;
@@ -54,7 +52,6 @@ pub use evaluator::{EvalError, EvalRequest, Evaluation, Evaluator, UniformEvalua
 pub use game::{SearchGame, Terminal};
 pub use koshogi::KoshogiPosition;
 pub use material::MaterialEvaluator;
-pub use network::{spawn_network_thread, NetworkEvaluator};
 pub use result::SearchResult;
 pub use search::{Phase, Search, SearchError};
 pub use wdl::Wdl;

@@ -360,3 +360,12 @@ fn a_root_without_passes_never_chooses_or_teaches_one() {
         searches[0].advance(result.chosen_move).unwrap();
     }
 }
+
+#[test]
+fn documented_node_sizes_hold() {
+    use koshogi_mcts::tree::{Edge, Node, Tree};
+    // lib.rs and config.rs quote these figures.
+    assert_eq!(std::mem::size_of::<Node>(), 44);
+    assert_eq!(std::mem::size_of::<Edge<Move>>(), 28);
+    assert_eq!(Tree::<Move>::bytes_per_expanded_node(230), 44 + 28 * 230);
+}

@@ -5,7 +5,8 @@
 //! * [`move_encoding`]: every legal move as a short list of (plane, point) legs of the policy
 //!   output, its logit the sum of its legs (`docs/move-encoding.md`).
 //! * [`model`]: the residual network (tch), [`config`] its serde configuration.
-//! * [`inference`]: batched evaluation for the search (probabilities over legal moves only).
+//! * [`inference`]: batched evaluation for the search (probabilities over legal moves only);
+//!   [`search_evaluator`]: that evaluation as the search's `Evaluator`, on its own thread.
 //! * [`training_step`]: batches and losses for the trainer; [`working_copy`]: the bfloat16
 //!   copy it trains through on CPUs with native bf16.
 //! * [`checkpoint`]: safetensors weights + JSON model card, checked on load.
@@ -22,6 +23,7 @@ pub mod inference;
 pub mod model;
 pub mod move_encoding;
 pub mod move_gather;
+pub mod search_evaluator;
 pub mod training_step;
 pub mod working_copy;
 
@@ -37,6 +39,7 @@ pub use move_encoding::{
     encode_move, encode_moves, MoveLegs, MOVE_ENCODING_VERSION, POLICY_PLANES,
 };
 pub use move_gather::LegalMoveIndex;
+pub use search_evaluator::{spawn_network_thread, NetworkEvaluator};
 pub use training_step::{
     compute_losses, LossWeights, Losses, SampleTargets, TrainingBatch, TrainingBatchBuilder,
 };

@@ -13,9 +13,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use koshogi_mcts::material::{blend_material_value, MaterialEvaluator};
-use koshogi_mcts::network::NetworkEvaluator;
 use koshogi_mcts::{EvalError, EvalRequest, Evaluation, Evaluator};
-use koshogi_nn::{InferenceModel, ModelConfig, RuntimeConfig};
+use koshogi_nn::{InferenceModel, ModelConfig, NetworkEvaluator, RuntimeConfig};
 use koshogi_rules::Game;
 use koshogi_run_store::layout::{checkpoint_dir_name, MODEL_CARD_FILE};
 use koshogi_run_store::local_checkpoints::{latest_checkpoint, read_accepted};

@@ -1,6 +1,8 @@
 //! `koshogi bench <target>`: throughput benchmarks. Each target's measuring code lives in the
-//! crate that owns what is measured (so it can use that crate's internals); this file only
-//! dispatches.
+//! crate that owns what is measured (so it can use that crate's internals) or, for `search`,
+//! in a file of its own below (`bench/search.rs`); this file only dispatches.
+
+mod search;
 
 use anyhow::Context;
 use clap::{Args, Subcommand};
@@ -21,7 +23,7 @@ pub enum BenchTarget {
     Nn(koshogi_nn::bench::NnBenchArgs),
     /// Network evaluations/s through the batched search driver versus raw batched forward
     /// passes at the same batch size (goal ratio >= 0.90), with peak memory.
-    Search(koshogi_mcts::bench::SearchBenchArgs),
+    Search(search::SearchBenchArgs),
     /// Training samples/s through the real sampler and shards versus raw training steps on one
     /// batch (goal ratio >= 0.95), with peak memory.
     Train(koshogi_train::bench::TrainBenchArgs),
@@ -34,7 +36,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
             .context("bench arena"),
         BenchTarget::Nn(nn_args) => koshogi_nn::bench::run(&nn_args).context("bench nn"),
         BenchTarget::Search(search_args) => {
-            koshogi_mcts::bench::run(&search_args).map_err(|e| anyhow::anyhow!("bench search: {e}"))
+            search::run(&search_args).map_err(|e| anyhow::anyhow!("bench search: {e}"))
         }
         BenchTarget::Train(train_args) => koshogi_train::bench::run(&train_args)
             .map(|_report| ())

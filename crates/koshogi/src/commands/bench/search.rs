@@ -13,16 +13,16 @@
 //! Also printed: average batch, time the search thread waited, evaluator busy share, cache
 //! hit rate, bytes per expanded node, and peak memory (VmHWM).
 
-use crate::config::{Algorithm, SearchConfig};
-use crate::driver::{DriverConfig, SearchDriver};
-use crate::eval_thread::EvalJob;
-use crate::evaluator::{EvalRequest, Evaluation, Evaluator};
-use crate::game::SearchGame;
-use crate::network::{spawn_network_thread, NetworkEvaluator};
-use crate::search::Search;
-use crate::tree::{Edge, Node, Tree};
 use clap::Args;
-use koshogi_nn::{InferenceModel, ModelConfig, RuntimeConfig};
+use koshogi_mcts::eval_thread::EvalJob;
+use koshogi_mcts::tree::{Edge, Node, Tree};
+use koshogi_mcts::{
+    Algorithm, DriverConfig, EvalRequest, Evaluation, Evaluator, Search, SearchConfig,
+    SearchDriver, SearchGame,
+};
+use koshogi_nn::{
+    spawn_network_thread, InferenceModel, ModelConfig, NetworkEvaluator, RuntimeConfig,
+};
 use koshogi_rules::{Game, Move, RulesOptions};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

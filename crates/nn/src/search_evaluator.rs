@@ -1,20 +1,24 @@
-//! The network evaluator: koshogi_nn's batched inference behind the [`Evaluator`] trait.
+//! The network as the search's evaluator: [`InferenceModel`] behind `koshogi_mcts`'s
+//! [`Evaluator`] trait.
+//!
+//! It lives here, beside the model, rather than in the search crate, so that the search builds
+//! and tests without libtorch: the search only knows the trait, the network implements it.
 //!
 //! The model must stay on one thread (tch tensors are `Send`, not `Sync`), so build it inside
 //! the evaluation thread with [`spawn_network_thread`]: the factory runs there, sets libtorch's
 //! intra-op thread count for that thread, and the search threads only ever see the channel.
 
-use crate::eval_thread::EvalThread;
-use crate::evaluator::{EvalError, EvalRequest, Evaluation, Evaluator};
-use crate::material::{MaterialEvaluator, MATERIAL_TEMPERATURE};
-use crate::wdl::Wdl;
-use koshogi_nn::{EvalPosition, FeatureInput, InferenceModel};
+use crate::{EvalPosition, FeatureInput, InferenceModel, NnError};
+use koshogi_mcts::material::MATERIAL_TEMPERATURE;
+use koshogi_mcts::{
+    EvalError, EvalRequest, EvalThread, Evaluation, Evaluator, MaterialEvaluator, Wdl,
+};
 use koshogi_rules::Game;
 
 /// Adapts an [`InferenceModel`] to the search.
 pub struct NetworkEvaluator {
     model: InferenceModel,
-    answers: Vec<koshogi_nn::Evaluation>,
+    answers: Vec<crate::Evaluation>,
 }
 
 impl NetworkEvaluator {
@@ -86,7 +90,7 @@ impl Evaluator<Game> for NetworkEvaluator {
 /// predicted material is `counted_balance` (the mover's balance on the board, for a head that
 /// predicts its change: `ModelConfig::material_relative`; 0 otherwise) plus the head's output.
 pub fn searched_value(
-    answer: &koshogi_nn::Evaluation,
+    answer: &crate::Evaluation,
     material_utility: f32,
     counted_balance: f32,
 ) -> Wdl {
@@ -108,7 +112,7 @@ pub fn spawn_network_thread<F>(
     make_model: F,
 ) -> Result<EvalThread<Game>, EvalError>
 where
-    F: FnOnce() -> Result<InferenceModel, koshogi_nn::NnError> + Send + 'static,
+    F: FnOnce() -> Result<InferenceModel, NnError> + Send + 'static,
 {
     EvalThread::spawn(move || {
         tch::set_num_threads(intra_op_threads.max(1));
@@ -122,8 +126,8 @@ where
 mod tests {
     use super::*;
 
-    fn answer(wdl: [f32; 3], material: f32) -> koshogi_nn::Evaluation {
-        koshogi_nn::Evaluation {
+    fn answer(wdl: [f32; 3], material: f32) -> crate::Evaluation {
+        crate::Evaluation {
             policy: Vec::new(),
             wdl,
             moves_left: 0.0,
@@ -157,11 +161,8 @@ mod tests {
     /// absolute reading shifted by the balance counted on the board.
     #[test]
     fn the_network_evaluator_counts_the_board_for_a_relative_head() {
-        use crate::evaluator::Evaluator;
-        use crate::game::SearchGame;
-        use koshogi_nn::{
-            DeviceSpec, InferenceModel, Model, ModelConfig, Precision, RuntimeConfig,
-        };
+        use crate::{DeviceSpec, Model, ModelConfig, Precision, RuntimeConfig};
+        use koshogi_mcts::SearchGame;
         use koshogi_rules::{Color, Position, RulesOptions};
         let runtime = RuntimeConfig {
             device: DeviceSpec::Cpu,

@@ -1,15 +1,14 @@
-//! The network evaluator end to end: a tiny koshogi_nn model on its own evaluation thread
-//! drives real Ko shogi searches.
+//! The network evaluator end to end: a tiny model on its own evaluation thread drives real
+//! Ko shogi searches.
 
+// The search crate's own test helpers (tree invariants), shared rather than copied.
+#[path = "../../mcts/tests/common/mod.rs"]
 mod common;
 
 use common::{assert_distribution, assert_visits_add_up};
-use koshogi_mcts::tree::{Edge, Node, Tree};
-use koshogi_mcts::{
-    spawn_network_thread, Algorithm, DriverConfig, Search, SearchConfig, SearchDriver,
-};
-use koshogi_nn::{InferenceModel, ModelConfig, Precision, RuntimeConfig};
-use koshogi_rules::{Game, Move, RulesOptions};
+use koshogi_mcts::{Algorithm, DriverConfig, Search, SearchConfig, SearchDriver};
+use koshogi_nn::{spawn_network_thread, InferenceModel, ModelConfig, Precision, RuntimeConfig};
+use koshogi_rules::{Game, RulesOptions};
 
 #[test]
 fn searches_run_on_the_network_thread() {
@@ -51,12 +50,4 @@ fn searches_run_on_the_network_thread() {
         search.advance(result.chosen_move).unwrap();
     }
     assert!(driver.stats().evaluated >= 2 * 9 - 1);
-}
-
-#[test]
-fn documented_node_sizes_hold() {
-    // lib.rs and config.rs quote these figures.
-    assert_eq!(std::mem::size_of::<Node>(), 44);
-    assert_eq!(std::mem::size_of::<Edge<Move>>(), 28);
-    assert_eq!(Tree::<Move>::bytes_per_expanded_node(230), 44 + 28 * 230);
 }

@@ -1,3 +1,0 @@
-fn main() {
-    koshogi_build::link_libtorch_rpath();
-}
