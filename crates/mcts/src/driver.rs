@@ -10,7 +10,8 @@ use crate::cache::EvalCache;
 use crate::eval_thread::{EvalJob, EvalThread};
 use crate::evaluator::EvalError;
 use crate::game::SearchGame;
-use crate::search::{Batch, Phase, Search};
+use crate::batch::Batch;
+use crate::search::{Phase, Search};
 use serde::{Deserialize, Serialize};
 use std::time::{Duration, Instant};
 

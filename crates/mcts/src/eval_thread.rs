@@ -6,9 +6,9 @@
 //! evaluates one batch, the search thread prepares the next. libtorch's intra-op thread count
 //! is per calling thread, so a network factory should call `tch::set_num_threads` itself.
 
+use crate::batch::Batch;
 use crate::evaluator::{validate, EvalError, Evaluation, Evaluator};
 use crate::game::SearchGame;
-use crate::search::Batch;
 use crossbeam_channel::{bounded, Receiver, Sender};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};

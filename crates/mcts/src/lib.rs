@@ -25,6 +25,7 @@
 //! `max_nodes` / `max_edges` (default 2^18 edges = 7 MiB per tree); unexpanded children cost
 //! nothing until visited.
 
+pub mod batch;
 pub mod cache;
 pub mod child_stats;
 pub mod config;
@@ -35,6 +36,7 @@ pub mod game;
 pub mod gumbel;
 pub mod koshogi;
 pub mod material;
+pub mod policy;
 pub mod puct;
 pub mod result;
 pub mod search;

@@ -1,4 +1,4 @@
-//! One resumable search over one tree.
+//! One resumable search over one tree: the algorithm-free core (descend, expand, back up).
 //!
 //! A [`Search`] owns a game (played forward and taken back during descents), its tree and its
 //! random stream. It never calls an evaluator itself: [`Search::collect`] walks down to leaves
@@ -7,38 +7,35 @@
 //! that need no network (terminal positions, valued exactly; evaluation-cache hits) are backed
 //! up on the spot. That split is what lets one driver keep many trees and the evaluator busy.
 //!
-//! Root algorithms (config [`Algorithm`]):
-//! * Gumbel: Gumbel-top-k picks m root moves, sequential halving spreads the n simulations over
-//!   them ([`crate::sequential_halving`]), non-root nodes select deterministically toward the
-//!   improved policy ([`crate::gumbel`]); the policy target is the completed-Q improved policy.
-//! * PUCT: Dirichlet noise on the root priors, PUCT with first-play urgency everywhere, the
-//!   policy target is the visit distribution and the move is sampled with a temperature.
+//! Which child a descent takes, and what the root reports at the end, is the algorithm's
+//! business ([`crate::policy`]): the root's [`RootPolicy`] is planned once per search when the
+//! root has edges, the [`InteriorPolicy`] chooses below it (as `mctx`'s `search` takes a root
+//! and an interior action-selection function).
 //!
 //! Tree reuse ([`Search::advance`]): the played child's subtree becomes the new tree. Its
-//! statistics keep informing Q, completed Q and the visit counts reported, but per-search
-//! root state starts afresh at every [`Search::start`]: new Dirichlet noise (PUCT), new Gumbel
+//! statistics keep informing Q, completed Q and the visit counts reported, but the root policy
+//! is planned afresh at every [`Search::start`]: new Dirichlet noise (PUCT), new Gumbel
 //! samples and a new halving schedule counted over this search's own simulations (Gumbel).
 //! A search always runs `simulations` new simulations (the root's first evaluation is extra
-//! and counted separately, as in `mctx`).
+//! and counted separately, as in `mctx`). Configuration changes take effect at the next start.
 //!
 //! Virtual loss: with `leaves_per_tree > 1` a tree sends several leaves per batch; visits on
 //! their way count as losses for the side choosing them until the answer arrives, and a
 //! descent that runs into a leaf still waiting is a collision that ends this tree's share of
 //! the batch.
 
+use crate::batch::{Batch, Ticket};
 use crate::cache::EvalCache;
-use crate::child_stats::{self, ChildStats};
-use crate::config::{Algorithm, SearchConfig};
+use crate::child_stats;
+use crate::config::SearchConfig;
 use crate::evaluator::{EvalRequest, Evaluation};
 use crate::game::{SearchGame, Terminal};
+use crate::policy::{self, InteriorPolicy, RootDecision, RootPolicy};
 use crate::result::SearchResult;
-use crate::sequential_halving::considered_visit_sequence;
 use crate::tree::{NodeId, NodeState, Tree, ROOT};
 use crate::wdl::Wdl;
-use crate::{gumbel, puct};
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use rand_distr::{Distribution, Gumbel as GumbelDistribution};
 
 /// Errors a search reports to its caller.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -76,70 +73,8 @@ pub struct LeafCounters {
     pub collisions: u64,
 }
 
-/// A leaf handed to the evaluator, identifying where its answer belongs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Ticket {
-    pub search: u32,
-    pub slot: u32,
-    pub hash: u64,
-}
-
-/// A batch under construction: requests plus where each answer goes. Move vectors of answered
-/// requests are recycled through `spare_moves`.
-pub struct Batch<G: SearchGame> {
-    pub requests: Vec<EvalRequest<G>>,
-    pub tickets: Vec<Ticket>,
-    pub spare_moves: Vec<Vec<G::Move>>,
-}
-
-impl<G: SearchGame> Default for Batch<G> {
-    fn default() -> Self {
-        Batch {
-            requests: Vec::new(),
-            tickets: Vec::new(),
-            spare_moves: Vec::new(),
-        }
-    }
-}
-
-impl<G: SearchGame> Batch<G> {
-    pub fn len(&self) -> usize {
-        self.requests.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.requests.is_empty()
-    }
-
-    /// Empties the batch, keeping the move vectors for reuse.
-    pub fn recycle(&mut self) {
-        for request in self.requests.drain(..) {
-            self.spare_moves.push(request.moves);
-        }
-        self.tickets.clear();
-    }
-}
-
 struct PendingLeaf {
     path: Vec<NodeId>,
-}
-
-/// Per-search root data, set up once the root is expanded.
-enum RootPlan {
-    NotReady,
-    Gumbel {
-        /// g(a) + logit(a) for every root move.
-        perturbed_logits: Vec<f32>,
-        /// The m moves chosen by Gumbel-top-k.
-        considered: Vec<usize>,
-        /// Visit count the next simulation's move must have (sequential halving).
-        schedule: Vec<u32>,
-        /// Visits (including in-flight) given to each root move by this search.
-        search_visits: Vec<u32>,
-    },
-    Puct {
-        noisy_priors: Vec<f32>,
-    },
 }
 
 enum Leaf<G: SearchGame> {
@@ -165,15 +100,14 @@ pub struct Search<G: SearchGame> {
     /// evaluation.
     started: u32,
     exhausted: bool,
-    plan: RootPlan,
+    /// This search's root policy, planned once the root has edges.
+    root: Option<Box<dyn RootPolicy<G::Move>>>,
+    interior: Box<dyn InteriorPolicy<G>>,
     pending: Vec<Option<PendingLeaf>>,
     free_slots: Vec<u32>,
     in_flight_leaves: u32,
     counters: LeafCounters,
     scratch_moves: Vec<G::Move>,
-    scratch_stats: Vec<ChildStats>,
-    scratch_sigma: Vec<f32>,
-    scratch_policy: Vec<f32>,
 }
 
 impl<G: SearchGame> Search<G> {
@@ -182,21 +116,19 @@ impl<G: SearchGame> Search<G> {
         let tree = Tree::new(config.max_nodes, config.max_edges);
         Search {
             game,
+            interior: policy::interior_policy(&config),
             config,
             tree,
             rng: ChaCha8Rng::seed_from_u64(seed),
             phase: Phase::Idle,
             started: 0,
             exhausted: false,
-            plan: RootPlan::NotReady,
+            root: None,
             pending: Vec::new(),
             free_slots: Vec::new(),
             in_flight_leaves: 0,
             counters: LeafCounters::default(),
             scratch_moves: Vec::new(),
-            scratch_stats: Vec::new(),
-            scratch_sigma: Vec::new(),
-            scratch_policy: Vec::new(),
         }
     }
 
@@ -244,7 +176,8 @@ impl<G: SearchGame> Search<G> {
         }
         self.started = 0;
         self.exhausted = false;
-        self.plan = RootPlan::NotReady;
+        self.root = None;
+        self.interior = policy::interior_policy(&self.config);
         self.phase = Phase::Running;
         if self.root_ready() {
             self.plan_root();
@@ -276,7 +209,7 @@ impl<G: SearchGame> Search<G> {
             _ => self.tree = Tree::new(self.config.max_nodes, self.config.max_edges),
         }
         self.phase = Phase::Idle;
-        self.plan = RootPlan::NotReady;
+        self.root = None;
         Ok(())
     }
 
@@ -335,13 +268,15 @@ impl<G: SearchGame> Search<G> {
                 NodeState::Pending => break Leaf::Collision,
                 NodeState::Expanded => {
                     let i = if node == ROOT {
-                        self.select_root()
-                    } else {
-                        self.select_interior(node)
-                    };
-                    if node == ROOT {
+                        let (config, game) = (&self.config, &self.game);
+                        let root =
+                            planned(&mut self.root, config, &mut self.tree, game, &mut self.rng);
+                        let i = root.select(&self.tree, self.started);
                         root_edge = Some(i);
-                    }
+                        i
+                    } else {
+                        self.interior.select(&self.tree, &self.game, node)
+                    };
                     let mv = self.tree.edges_of(node)[i].mv;
                     let Ok(child) = self.tree.child_or_create(node, i) else {
                         break Leaf::Exhausted;
@@ -405,8 +340,8 @@ impl<G: SearchGame> Search<G> {
         };
         if is_simulation {
             self.started += 1;
-            if let (RootPlan::Gumbel { search_visits, .. }, Some(i)) = (&mut self.plan, root_edge) {
-                search_visits[i] += 1;
+            if let (Some(root), Some(i)) = (&mut self.root, root_edge) {
+                root.visited(i);
             }
         } else if self.root_ready() {
             self.plan_root();
@@ -485,222 +420,15 @@ impl<G: SearchGame> Search<G> {
         self.update_finished();
     }
 
-    /// `priors` (one per root edge) with every pass's mass removed and the rest renormalised
-    /// (`GumbelConfig::root_passes = false`); `None` when there is no pass, or nothing but
-    /// passes, to remove.
-    fn priors_without_passes(&self, priors: &[f32]) -> Option<Vec<f32>> {
-        let passes: Vec<bool> = self
-            .tree
-            .edges_of(ROOT)
-            .iter()
-            .map(|edge| self.game.is_pass(&edge.mv))
-            .collect();
-        if !passes.contains(&true) || !passes.contains(&false) {
-            return None;
-        }
-        let kept: f32 = priors
-            .iter()
-            .zip(&passes)
-            .filter(|&(_, &pass)| !pass)
-            .map(|(&p, _)| p)
-            .sum();
-        let others = passes.iter().filter(|&&pass| !pass).count() as f32;
-        Some(
-            priors
-                .iter()
-                .zip(&passes)
-                .map(|(&p, &pass)| match pass {
-                    true => 0.0,
-                    // A prior that put everything on passes leaves the others uniform.
-                    false if kept > 0.0 => p / kept,
-                    false => 1.0 / others,
-                })
-                .collect(),
-        )
-    }
-
-    /// Per-search root setup once the root has edges: Gumbel-top-k and the halving schedule,
-    /// or PUCT's noisy priors.
+    /// Plans this search's root policy unless it has one (the root has edges).
     fn plan_root(&mut self) {
-        let mut priors: Vec<f32> = self.tree.edges_of(ROOT).iter().map(|e| e.prior).collect();
-        if self.config.algorithm == Algorithm::Gumbel && !self.config.gumbel.root_passes {
-            // Here rather than at expansion: a reused subtree's root was expanded as an
-            // interior node, with its passes' priors.
-            if let Some(without) = self.priors_without_passes(&priors) {
-                self.tree.set_priors(ROOT, &without);
-                priors = without;
-            }
-        }
-        self.plan = match self.config.algorithm {
-            Algorithm::Gumbel => {
-                let scale = self.config.gumbel.gumbel_scale;
-                let gumbel = GumbelDistribution::new(0.0f32, 1.0).expect("valid Gumbel");
-                let perturbed_logits: Vec<f32> = priors
-                    .iter()
-                    .map(|&p| {
-                        let g: f32 = gumbel.sample(&mut self.rng);
-                        scale * g + gumbel::logit(p)
-                    })
-                    .collect();
-                let m = (self.config.gumbel.max_considered_actions as usize).clamp(1, priors.len());
-                let mut order: Vec<usize> = (0..priors.len()).collect();
-                order.sort_by(|&a, &b| {
-                    perturbed_logits[b]
-                        .total_cmp(&perturbed_logits[a])
-                        .then(a.cmp(&b))
-                });
-                let edges = self.tree.edges_of(ROOT);
-                let capture_values: Vec<f32> = order
-                    .iter()
-                    .map(|&a| self.game.capture_value(&edges[a].mv))
-                    .collect();
-                let evasions = self.config.gumbel.evasion_candidates as usize;
-                let mut evasion_values = Vec::new();
-                if evasions > 0 {
-                    let moves: Vec<G::Move> = order.iter().map(|&a| edges[a].mv).collect();
-                    self.game.evasion_values(&moves, &mut evasion_values);
-                }
-                let order = considered_with_forced(
-                    &order,
-                    &[
-                        (
-                            &capture_values,
-                            self.config.gumbel.capture_candidates as usize,
-                        ),
-                        (&evasion_values, evasions),
-                    ],
-                    m,
-                );
-                RootPlan::Gumbel {
-                    perturbed_logits,
-                    considered: order,
-                    schedule: considered_visit_sequence(m as u32, self.config.simulations),
-                    search_visits: vec![0; priors.len()],
-                }
-            }
-            Algorithm::Puct => RootPlan::Puct {
-                noisy_priors: puct::noisy_priors(&self.config.puct, &priors, &mut self.rng),
-            },
-        };
-    }
-
-    /// sigma(completed Q) of `node`'s children into the scratch buffers.
-    fn compute_sigma(&mut self, node: NodeId) {
-        child_stats::gather(&self.tree, node, &mut self.scratch_stats);
-        let raw = self.tree.node(node).raw_value.scalar();
-        gumbel::sigma_completed_q(
-            &self.config.gumbel,
-            raw,
-            &self.scratch_stats,
-            &mut self.scratch_sigma,
+        planned(
+            &mut self.root,
+            &self.config,
+            &mut self.tree,
+            &self.game,
+            &mut self.rng,
         );
-    }
-
-    fn select_root(&mut self) -> usize {
-        match self.config.algorithm {
-            Algorithm::Gumbel => {
-                self.compute_sigma(ROOT);
-                let RootPlan::Gumbel {
-                    perturbed_logits,
-                    considered,
-                    schedule,
-                    search_visits,
-                } = &self.plan
-                else {
-                    unreachable!("root planned before selection")
-                };
-                let wanted = schedule
-                    .get(self.started as usize)
-                    .or(schedule.last())
-                    .copied()
-                    .unwrap_or(0);
-                let score = |a: usize| perturbed_logits[a] + self.scratch_sigma[a];
-                let best_with = |visits: u32| {
-                    considered
-                        .iter()
-                        .copied()
-                        .filter(|&a| search_visits[a] == visits)
-                        .max_by(|&a, &b| score(a).total_cmp(&score(b)).then(b.cmp(&a)))
-                };
-                best_with(wanted).unwrap_or_else(|| {
-                    // Only reachable when collisions left the schedule behind: take the least
-                    // visited considered move.
-                    let fewest = considered
-                        .iter()
-                        .map(|&a| search_visits[a])
-                        .min()
-                        .unwrap_or(0);
-                    best_with(fewest).expect("at least one considered move")
-                })
-            }
-            Algorithm::Puct => {
-                child_stats::gather(&self.tree, ROOT, &mut self.scratch_stats);
-                let RootPlan::Puct { noisy_priors } = &self.plan else {
-                    unreachable!("root planned before selection")
-                };
-                let root = self.tree.node(ROOT);
-                let q = root.mean_wdl().map_or(0.0, Wdl::scalar);
-                let c = &self.config.puct;
-                puct::select(
-                    c,
-                    root.visits + root.in_flight,
-                    q,
-                    c.fpu_reduction_root,
-                    &self.scratch_stats,
-                    Some(noisy_priors),
-                )
-            }
-        }
-    }
-
-    fn select_interior(&mut self, node: NodeId) -> usize {
-        match self.config.algorithm {
-            Algorithm::Gumbel => {
-                if self.config.gumbel.capture_first_reply {
-                    if let Some(i) = self.unvisited_best_capture(node) {
-                        return i;
-                    }
-                }
-                self.compute_sigma(node);
-                gumbel::improved_policy(
-                    &self.scratch_stats,
-                    &self.scratch_sigma,
-                    &mut self.scratch_policy,
-                );
-                gumbel::select_interior(&self.scratch_stats, &self.scratch_policy)
-            }
-            Algorithm::Puct => {
-                child_stats::gather(&self.tree, node, &mut self.scratch_stats);
-                let n = self.tree.node(node);
-                let q = n.mean_wdl().map_or(0.0, Wdl::scalar);
-                let c = &self.config.puct;
-                puct::select(
-                    c,
-                    n.visits + n.in_flight,
-                    q,
-                    c.fpu_reduction,
-                    &self.scratch_stats,
-                    None,
-                )
-            }
-        }
-    }
-
-    /// At a node none of whose children has been visited yet, its most valuable capture (the
-    /// first such in move order on ties); `None` otherwise. The game is in `node`'s position.
-    fn unvisited_best_capture(&self, node: NodeId) -> Option<usize> {
-        let n = self.tree.node(node);
-        if n.visits + n.in_flight > 1 {
-            return None;
-        }
-        let mut best: Option<(usize, f32)> = None;
-        for (i, edge) in self.tree.edges_of(node).iter().enumerate() {
-            let value = self.game.capture_value(&edge.mv);
-            if value > 0.0 && best.is_none_or(|(_, v)| value > v) {
-                best = Some((i, value));
-            }
-        }
-        best.map(|(i, _)| i)
     }
 
     /// The answer of a finished (or at least root-expanded) search.
@@ -708,226 +436,43 @@ impl<G: SearchGame> Search<G> {
         if !self.root_ready() || self.in_flight_leaves > 0 {
             return Err(SearchError::NoResult);
         }
-        if matches!(self.plan, RootPlan::NotReady) {
-            self.plan_root();
-        }
+        let root = planned(
+            &mut self.root,
+            &self.config,
+            &mut self.tree,
+            &self.game,
+            &mut self.rng,
+        );
+        let RootDecision { chosen, policy } = root.decide(&self.tree, &mut self.rng);
         let edges = self.tree.edges_of(ROOT);
         let moves: Vec<G::Move> = edges.iter().map(|e| e.mv).collect();
         let prior: Vec<f32> = edges.iter().map(|e| e.prior).collect();
-        child_stats::gather(&self.tree, ROOT, &mut self.scratch_stats);
-        let visit_counts: Vec<u32> = self.scratch_stats.iter().map(|c| c.visits).collect();
-        let root = self.tree.node(ROOT);
-        let root_wdl = root.mean_wdl().unwrap_or(root.raw_value);
-        let raw_wdl = root.raw_value;
-        let (chosen, policy) = match self.config.algorithm {
-            Algorithm::Gumbel => {
-                self.compute_sigma(ROOT);
-                let mut policy = Vec::new();
-                gumbel::improved_policy(&self.scratch_stats, &self.scratch_sigma, &mut policy);
-                let RootPlan::Gumbel {
-                    perturbed_logits,
-                    considered,
-                    search_visits,
-                    ..
-                } = &self.plan
-                else {
-                    unreachable!("root planned above")
-                };
-                let most = considered
-                    .iter()
-                    .map(|&a| search_visits[a])
-                    .max()
-                    .unwrap_or(0);
-                let score = |a: usize| perturbed_logits[a] + self.scratch_sigma[a];
-                let chosen = considered
-                    .iter()
-                    .copied()
-                    .filter(|&a| search_visits[a] == most)
-                    .max_by(|&a, &b| score(a).total_cmp(&score(b)).then(b.cmp(&a)))
-                    .expect("at least one considered move");
-                (chosen, policy)
-            }
-            Algorithm::Puct => {
-                let total: u32 = visit_counts.iter().sum();
-                let policy: Vec<f32> = if total == 0 {
-                    prior.clone()
-                } else {
-                    visit_counts
-                        .iter()
-                        .map(|&n| n as f32 / total as f32)
-                        .collect()
-                };
-                let chosen = choose_with_temperature(
-                    &visit_counts,
-                    &prior,
-                    self.config.puct.temperature,
-                    &mut self.rng,
-                );
-                (chosen, policy)
-            }
-        };
+        let mut children = Vec::new();
+        child_stats::gather(&self.tree, ROOT, &mut children);
+        let visit_counts: Vec<u32> = children.iter().map(|c| c.visits).collect();
+        let node = self.tree.node(ROOT);
         Ok(SearchResult {
             chosen_move: moves[chosen],
             moves,
             policy,
             visit_counts,
             prior,
-            root_wdl,
-            raw_wdl,
+            root_wdl: node.mean_wdl().unwrap_or(node.raw_value),
+            raw_wdl: node.raw_value,
             simulations: self.started,
             algorithm: self.config.algorithm,
         })
     }
 }
 
-/// The first `m` of `ranked` (moves best first), except that each group of `forced` — per
-/// move a value (`values[i]` belongs to `ranked[i]`, 0 = not of the group; an empty slice =
-/// none) and how many to keep — places its most valuable moves first (ties by rank, moves
-/// already chosen skipped), each replacing the lowest-ranked of the rest. Groups are served in
-/// order: captures, then threat answers (`GumbelConfig::capture_candidates`,
-/// `evasion_candidates`).
-fn considered_with_forced(ranked: &[usize], forced: &[(&[f32], usize)], m: usize) -> Vec<usize> {
-    let m = m.min(ranked.len());
-    let mut chosen = vec![false; ranked.len()];
-    let mut count = 0;
-    for &(values, keep) in forced {
-        let mut by_value: Vec<usize> = (0..values.len().min(ranked.len()))
-            .filter(|&i| values[i] > 0.0 && !chosen[i])
-            .collect();
-        // Stable: equal values keep their rank order.
-        by_value.sort_by(|&a, &b| values[b].total_cmp(&values[a]));
-        by_value.truncate(keep.min(m - count));
-        for &i in &by_value {
-            chosen[i] = true;
-        }
-        count += by_value.len();
-    }
-    // Fill up to m with the best-ranked of the rest.
-    for slot in chosen.iter_mut() {
-        if count >= m {
-            break;
-        }
-        if !*slot {
-            *slot = true;
-            count += 1;
-        }
-    }
-    ranked
-        .iter()
-        .zip(&chosen)
-        .filter(|(_, &keep)| keep)
-        .map(|(&a, _)| a)
-        .collect()
-}
-
-/// Samples a move with probability proportional to N^(1/T); T = 0 takes the most visited
-/// (higher prior, then lower index, on ties). Without visits, falls back to the prior.
-fn choose_with_temperature<R: Rng>(
-    visits: &[u32],
-    prior: &[f32],
-    temperature: f32,
-    rng: &mut R,
-) -> usize {
-    let total: u32 = visits.iter().sum();
-    if temperature <= 1e-3 || total == 0 {
-        let key = |i: usize| (visits[i], prior[i]);
-        return (0..visits.len())
-            .max_by(|&a, &b| {
-                let (va, pa) = key(a);
-                let (vb, pb) = key(b);
-                va.cmp(&vb).then(pa.total_cmp(&pb)).then(b.cmp(&a))
-            })
-            .unwrap_or(0);
-    }
-    let max = *visits.iter().max().unwrap_or(&1) as f64;
-    let weights: Vec<f64> = visits
-        .iter()
-        .map(|&n| (n as f64 / max).powf(1.0 / temperature as f64))
-        .collect();
-    let total: f64 = weights.iter().sum();
-    let mut x = rng.random::<f64>() * total;
-    for (i, w) in weights.iter().enumerate() {
-        if x < *w {
-            return i;
-        }
-        x -= w;
-    }
-    weights.iter().rposition(|&w| w > 0.0).unwrap_or(0)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::considered_with_forced;
-
-    fn considered_with_captures(
-        ranked: &[usize],
-        value: &[f32],
-        m: usize,
-        captures: usize,
-    ) -> Vec<usize> {
-        considered_with_forced(ranked, &[(value, captures)], m)
-    }
-
-    #[test]
-    fn the_most_valuable_captures_are_always_considered() {
-        // Moves 10..16 ranked best first; 13 (worth 5) and 15 (worth 1) capture.
-        let ranked = [10, 11, 12, 13, 14, 15];
-        let value = [0.0, 0.0, 0.0, 5.0, 0.0, 1.0];
-        assert_eq!(
-            considered_with_captures(&ranked, &value, 3, 0),
-            [10, 11, 12]
-        );
-        assert_eq!(
-            considered_with_captures(&ranked, &value, 3, 1),
-            [10, 11, 13]
-        );
-        assert_eq!(
-            considered_with_captures(&ranked, &value, 3, 2),
-            [10, 13, 15]
-        );
-        // Never more captures than m, and never fewer moves than m.
-        assert_eq!(considered_with_captures(&ranked, &value, 2, 5), [13, 15]);
-    }
-
-    #[test]
-    fn value_not_rank_picks_the_captures() {
-        // The best-ranked capture (1) is worth less than a lower-ranked one (4).
-        let ranked = [1, 2, 3, 4];
-        let value = [0.5, 0.0, 0.0, 9.0];
-        assert_eq!(considered_with_captures(&ranked, &value, 2, 1), [1, 4]);
-        assert_eq!(considered_with_captures(&ranked, &value, 2, 2), [1, 4]);
-        assert_eq!(considered_with_captures(&ranked, &value, 3, 1), [1, 2, 4]);
-        // Fewer moves than m: all of them.
-        assert_eq!(
-            considered_with_captures(&ranked, &value, 9, 2),
-            [1, 2, 3, 4]
-        );
-    }
-
-    #[test]
-    fn threat_answers_come_after_the_captures_and_skip_moves_already_chosen() {
-        let ranked = [10, 11, 12, 13, 14, 15];
-        let capture = [0.0, 0.0, 0.0, 5.0, 0.0, 1.0];
-        // 14 saves a general (20), 13 (already a capture candidate) a chariot.
-        let evasion = [0.0, 0.0, 0.0, 5.0, 20.0, 0.0];
-        assert_eq!(
-            considered_with_forced(&ranked, &[(&capture, 1), (&evasion, 1)], 4),
-            [10, 11, 13, 14]
-        );
-        // The answer replaces the lowest-ranked ordinary move, not a capture.
-        assert_eq!(
-            considered_with_forced(&ranked, &[(&capture, 2), (&evasion, 1)], 3),
-            [13, 14, 15]
-        );
-        // The capture already chosen is not chosen twice: the next answer is taken.
-        assert_eq!(
-            considered_with_forced(&ranked, &[(&capture, 1), (&evasion, 2)], 3),
-            [10, 13, 14]
-        );
-        // No threat (an empty slice): the prior fills the slot.
-        assert_eq!(
-            considered_with_forced(&ranked, &[(&capture, 1), (&[], 1)], 3),
-            [10, 11, 13]
-        );
-    }
+/// `root`, planned for `config`'s algorithm first if it is not yet (see [`policy::plan_root`]).
+fn planned<'a, G: SearchGame>(
+    root: &'a mut Option<Box<dyn RootPolicy<G::Move>>>,
+    config: &SearchConfig,
+    tree: &mut Tree<G::Move>,
+    game: &G,
+    rng: &mut ChaCha8Rng,
+) -> &'a mut dyn RootPolicy<G::Move> {
+    root.get_or_insert_with(|| policy::plan_root(config, tree, game, rng))
+        .as_mut()
 }
