@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use koshogi_mcts::eval_thread::EvalJob;
-use koshogi_mcts::{Algorithm, EvalCache, EvalThread, Search, SearchConfig};
+use koshogi_mcts::{Algorithm, CachedEvaluator, EvalThread, Search, SearchConfig};
 use koshogi_rules::Game;
 
 use crate::info::info_lines;
@@ -72,17 +72,15 @@ pub fn run(request: SearchRequest, eval: EvalThread<Game>) -> Option<EvalThread<
         output.line("bestmove none");
         return Some(eval);
     }
-    let mut cache = EvalCache::new(1 << 14);
+    let mut eval = CachedEvaluator::new(eval, 1 << 14);
     let mut job = EvalJob::new(0);
     let mut next_info = Instant::now() + INFO_INTERVAL;
-    let mut eval = Some(eval);
     loop {
-        search.collect(0, &mut cache, &mut job.batch);
+        search.collect(0, eval.cache_mut(), &mut job.batch);
         if !job.batch.is_empty() {
-            let thread = eval.as_ref().expect("present until an error");
-            let answered = thread
+            let answered = eval
                 .submit(job)
-                .and_then(|()| thread.receive())
+                .and_then(|()| eval.receive())
                 .and_then(|mut done| std::mem::replace(&mut done.outcome, Ok(())).map(|()| done));
             match answered {
                 Ok(done) => {
@@ -94,7 +92,6 @@ pub fn run(request: SearchRequest, eval: EvalThread<Game>) -> Option<EvalThread<
                         .zip(&job.batch.requests)
                         .zip(&job.evaluations)
                     {
-                        cache.insert(ticket.hash, &evaluation.priors, evaluation.wdl);
                         search.apply(ticket.slot, &request.moves, evaluation);
                     }
                     job.batch.recycle();
@@ -137,5 +134,5 @@ pub fn run(request: SearchRequest, eval: EvalThread<Game>) -> Option<EvalThread<
             output.line("bestmove none");
         }
     }
-    eval.take()
+    Some(eval.into_inner())
 }

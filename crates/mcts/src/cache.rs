@@ -6,7 +6,16 @@
 //! cost one probe. Entries keep the full hash and the number of legal moves, and a lookup only
 //! hits when both match, so a slot collision never hands back another position's priors.
 //! Memory: about `capacity * (48 + 4 * legal moves)` bytes when full.
+//!
+//! [`CachedEvaluator`] puts the cache in front of an evaluation thread (and so of any
+//! [`crate::Evaluator`]): it remembers every answer and forgets them all when the evaluator's
+//! weights change. Lookups happen during the descent ([`crate::Search::collect`] takes
+//! [`CachedEvaluator::cache_mut`]), so a hit is backed up on the spot instead of waiting a
+//! batch round trip, and never counts against a tree's leaves in flight.
 
+use crate::eval_thread::{EvalJob, EvalThread};
+use crate::evaluator::EvalError;
+use crate::game::SearchGame;
 use crate::wdl::Wdl;
 
 struct Entry {
@@ -79,6 +88,65 @@ impl EvalCache {
         } else {
             self.hits as f64 / total as f64
         }
+    }
+}
+
+/// An evaluation thread behind an [`EvalCache`] (see the module docs).
+pub struct CachedEvaluator<G: SearchGame> {
+    eval: EvalThread<G>,
+    cache: EvalCache,
+    /// The evaluator generation the cache's entries come from (see
+    /// [`crate::Evaluator::generation`]).
+    generation: u64,
+}
+
+impl<G: SearchGame> CachedEvaluator<G> {
+    /// `eval` behind a cache of `capacity` slots (0 disables caching).
+    pub fn new(eval: EvalThread<G>, capacity: usize) -> CachedEvaluator<G> {
+        CachedEvaluator {
+            eval,
+            cache: EvalCache::new(capacity),
+            generation: 0,
+        }
+    }
+
+    pub fn cache(&self) -> &EvalCache {
+        &self.cache
+    }
+
+    /// The cache, for the searches' lookups.
+    pub fn cache_mut(&mut self) -> &mut EvalCache {
+        &mut self.cache
+    }
+
+    /// Queues a batch (blocks only if two are already queued).
+    pub fn submit(&self, job: EvalJob<G>) -> Result<(), EvalError> {
+        self.eval.submit(job)
+    }
+
+    /// The next answered batch, in submission order; a successful one's answers are cached.
+    /// New weights empty the cache first: what the old ones said must not answer new leaves,
+    /// and a batch still in flight from the old weights is answered but not cached.
+    pub fn receive(&mut self) -> Result<EvalJob<G>, EvalError> {
+        let job = self.eval.receive()?;
+        if job.outcome.is_ok() {
+            if job.generation > self.generation {
+                self.cache.clear();
+                self.generation = job.generation;
+            }
+            if job.generation == self.generation {
+                for (ticket, evaluation) in job.batch.tickets.iter().zip(&job.evaluations) {
+                    self.cache
+                        .insert(ticket.hash, &evaluation.priors, evaluation.wdl);
+                }
+            }
+        }
+        Ok(job)
+    }
+
+    /// The evaluation thread again, without the cache.
+    pub fn into_inner(self) -> EvalThread<G> {
+        self.eval
     }
 }
 

@@ -6,11 +6,11 @@
 //! takes less time than evaluating one. All pending leaves of a half go out as one batch.
 //! Leaves found in the evaluation cache or at the end of the game never reach the evaluator.
 
-use crate::cache::EvalCache;
+use crate::batch::Batch;
+use crate::cache::{CachedEvaluator, EvalCache};
 use crate::eval_thread::{EvalJob, EvalThread};
 use crate::evaluator::EvalError;
 use crate::game::SearchGame;
-use crate::batch::Batch;
 use crate::search::{Phase, Search};
 use serde::{Deserialize, Serialize};
 use std::time::{Duration, Instant};
@@ -51,23 +51,17 @@ pub struct DriverStats {
 
 /// Drives many [`Search`]es against one [`EvalThread`].
 pub struct SearchDriver<G: SearchGame> {
-    eval: EvalThread<G>,
+    eval: CachedEvaluator<G>,
     config: DriverConfig,
-    cache: EvalCache,
-    /// The evaluator generation the cache's entries come from (see [`crate::Evaluator::generation`]).
-    cache_generation: u64,
     stats: DriverStats,
     spare_jobs: Vec<EvalJob<G>>,
 }
 
 impl<G: SearchGame> SearchDriver<G> {
     pub fn new(eval: EvalThread<G>, config: DriverConfig) -> SearchDriver<G> {
-        let cache = EvalCache::new(config.cache_entries);
         SearchDriver {
-            eval,
+            eval: CachedEvaluator::new(eval, config.cache_entries),
             config,
-            cache,
-            cache_generation: 0,
             stats: DriverStats::default(),
             spare_jobs: Vec::new(),
         }
@@ -78,7 +72,7 @@ impl<G: SearchGame> SearchDriver<G> {
     }
 
     pub fn cache(&self) -> &EvalCache {
-        &self.cache
+        self.eval.cache()
     }
 
     /// Runs every started search to the end of its budget.
@@ -168,7 +162,7 @@ impl<G: SearchGame> SearchDriver<G> {
                 if search.phase() != Phase::Running {
                     break;
                 }
-                search.collect(i as u32, &mut self.cache, batch);
+                search.collect(i as u32, self.eval.cache_mut(), batch);
                 if search.phase() == Phase::Finished {
                     on_finished(i, search);
                 } else {
@@ -178,7 +172,7 @@ impl<G: SearchGame> SearchDriver<G> {
         }
     }
 
-    /// Hands a batch's answers back to their searches and the cache.
+    /// Hands a batch's answers back to their searches.
     fn answer<F>(
         &mut self,
         mut job: EvalJob<G>,
@@ -189,13 +183,6 @@ impl<G: SearchGame> SearchDriver<G> {
         F: FnMut(usize, &mut Search<G>),
     {
         std::mem::replace(&mut job.outcome, Ok(()))?;
-        // New weights: what the old ones said must not answer new leaves. A batch still in
-        // flight from the old weights (the other pipeline group) is used but not cached.
-        if job.generation > self.cache_generation {
-            self.cache.clear();
-            self.cache_generation = job.generation;
-        }
-        let cacheable = job.generation == self.cache_generation;
         for ((ticket, request), evaluation) in job
             .batch
             .tickets
@@ -203,12 +190,7 @@ impl<G: SearchGame> SearchDriver<G> {
             .zip(&job.batch.requests)
             .zip(&job.evaluations)
         {
-            if cacheable {
-                self.cache
-                    .insert(ticket.hash, &evaluation.priors, evaluation.wdl);
-            }
-            let search = &mut searches[ticket.search as usize];
-            search.apply(ticket.slot, &request.moves, evaluation);
+            searches[ticket.search as usize].apply(ticket.slot, &request.moves, evaluation);
         }
         let mut finished: Vec<usize> = job
             .batch

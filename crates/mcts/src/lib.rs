@@ -46,7 +46,7 @@ pub mod toy;
 pub mod tree;
 pub mod wdl;
 
-pub use cache::EvalCache;
+pub use cache::{CachedEvaluator, EvalCache};
 pub use config::{Algorithm, GumbelConfig, PuctConfig, SearchConfig};
 pub use driver::{DriverConfig, DriverStats, SearchDriver};
 pub use eval_thread::EvalThread;
