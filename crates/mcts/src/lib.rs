@@ -1,8 +1,11 @@
 //! koshogi-mcts: batched Monte-Carlo tree search for koshogi-zero.
 //!
-//! * [`Search`]: one resumable tree search (PUCT or Gumbel root, chosen by [`SearchConfig`]).
+//! * [`Search`]: one resumable tree search, the algorithm-free core (descend, expand, back
+//!   up); [`policy`]: Gumbel and PUCT as its root and interior policies, chosen by
+//!   [`SearchConfig`].
 //! * [`SearchDriver`]: advances many searches at once, sending all their pending leaves to one
-//!   evaluation thread in batches, two batches in flight (ping-pong), with an evaluation cache.
+//!   evaluation thread in batches, two batches in flight (ping-pong), behind an evaluation
+//!   cache ([`CachedEvaluator`]).
 //! * [`Evaluator`]: the batch-in, priors-and-WDL-out boundary that networks implement.
 //! * [`SearchGame`]: the small game interface the search needs; implemented for tiny test
 //!   games in [`toy`] and for Ko shogi (`koshogi_rules::Game`, see [`koshogi`]).
