@@ -17,13 +17,11 @@
 //!   (the `random | greedy | ab:<depth> | policy:<ckpt> | mcts:<ckpt>[:sims] |
 //!   engine:<command>[@limits]` syntax),
 //!   [`koshogi_ladder`]
-//!   (`--ladder <run>`), [`koshogi_gate`] (gating two checkpoints), [`bench`](mod@bench)
-//!   (`koshogi bench arena`);
+//!   (`--ladder <run>`), [`koshogi_gate`] (gating two checkpoints);
 //! * [`evaluation`] + [`evaluation_report`] (`koshogi eval`: one checkpoint of a run against its
 //!   first checkpoint and fixed opponents, as a table), [`move_stats`] (pass and capture rates).
 
 pub mod baselines;
-pub mod bench;
 pub mod elo;
 pub mod engine_player;
 pub mod evaluation;

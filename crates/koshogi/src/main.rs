@@ -6,6 +6,7 @@
 mod commands;
 mod gatekeeper;
 mod interrupt;
+mod openmp_wait;
 mod progress;
 mod run_config;
 mod stored_run;
@@ -69,7 +70,7 @@ enum Command {
 fn main() {
     // libgomp reads its wait policy when it is loaded, before `main`: restart once with idle
     // OpenMP threads sleeping instead of spinning (5-10x faster inference on 2 shared cores).
-    if let Err(err) = koshogi_nn::hardware::reexec_with_passive_openmp_wait() {
+    if let Err(err) = openmp_wait::reexec_with_passive_openmp_wait() {
         eprintln!("warning: could not restart with OMP_WAIT_POLICY=PASSIVE ({err}); inference may be slow");
     }
     tracing_subscriber::fmt()

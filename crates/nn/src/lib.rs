@@ -10,9 +10,10 @@
 //! * [`training_step`]: batches and losses for the trainer; [`working_copy`]: the bfloat16
 //!   copy it trains through on CPUs with native bf16.
 //! * [`checkpoint`]: safetensors weights + JSON model card, checked on load.
-//! * [`bench`]: `koshogi bench nn`.
+//! * [`hardware`]: native bf16 support and peak memory.
+//!
+//! `koshogi bench nn` measures this crate from the binary (`crates/koshogi/src/commands/bench/`).
 
-pub mod bench;
 pub mod checkpoint;
 pub mod config;
 pub mod error;

@@ -8,7 +8,6 @@
 //! * [`checkpoint_manager`]: atomic checkpoints and the keep policy;
 //! * [`config`]: the `[train]` section of a run configuration.
 
-pub mod bench;
 pub mod checkpoint_manager;
 pub mod config;
 pub mod lr_schedule;
@@ -27,5 +26,7 @@ pub use config::{config_hash, MaterialHeadTarget, TrainConfig};
 pub use lr_schedule::{LrDecay, LrSchedule, LrScheduleConfig};
 pub use optimizer::{Optimizer, OptimizerConfig, OptimizerKind, StepReport};
 pub use sampler::{Sampler, SamplerConfig, SamplerCursor};
-pub use trainer::{StopReason, TrainError, TrainSummary, Trainer, TrainerSetup};
+pub use trainer::{
+    StepStats, StopReason, TrainError, TrainProgress, TrainSummary, Trainer, TrainerSetup,
+};
 pub use window::WindowConfig;

@@ -206,22 +206,17 @@ fn prefetch_loop(
     }
 }
 
-/// CPU time the calling thread has used so far (Linux: per-thread clock), `None` where the
-/// platform does not say. The prefetch thread's CPU time per batch, unlike its wall time, does
-/// not grow when other threads take its core: it is the core share the pipeline needs.
+/// CPU time the calling thread has used so far (the POSIX per-thread clock, through rustix's
+/// safe `clock_gettime`; std has none), `None` where the platform does not say. The prefetch
+/// thread's CPU time per batch, unlike its wall time, does not grow when other threads take its
+/// core: it is the core share the pipeline needs.
 fn thread_cpu_time() -> Option<Duration> {
     #[cfg(target_os = "linux")]
     {
-        let mut now = libc::timespec {
-            tv_sec: 0,
-            tv_nsec: 0,
-        };
-        // SAFETY: clock_gettime writes one timespec through a valid pointer to a local.
-        let result = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut now) };
-        if result == 0 {
-            return Some(Duration::new(now.tv_sec as u64, now.tv_nsec as u32));
-        }
+        let now = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
+        Duration::try_from(now).ok()
     }
+    #[cfg(not(target_os = "linux"))]
     None
 }
 
@@ -233,5 +228,24 @@ fn sleep_unless_stopped(duration: Duration, stop: &AtomicBool) {
             return;
         }
         std::thread::sleep((deadline - now).min(Duration::from_millis(50)));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thread_cpu_time_grows_with_work_on_this_thread() {
+        let Some(before) = thread_cpu_time() else {
+            return; // the platform does not say
+        };
+        let mut x = 0u64;
+        let started = Instant::now();
+        while started.elapsed() < Duration::from_millis(20) {
+            x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
+        }
+        let after = thread_cpu_time().expect("the clock answered before");
+        assert!(after > before, "{before:?} -> {after:?}");
     }
 }

@@ -6,7 +6,8 @@
 //! TensorBoard under `<run>/tb`, checkpoints to `<run>/checkpoints` every
 //! `train.checkpoint.every_steps` steps and when training ends. A shared stop flag (set by the
 //! binary on Ctrl-C) is checked between steps, so a step in progress and a checkpoint being
-//! written always finish.
+//! written always finish. How far it got is reported to a [`TrainProgress`] (the binary draws
+//! it as a progress bar; the library draws nothing).
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -14,7 +15,6 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::RecvTimeoutError;
-use indicatif::ProgressBar;
 use koshogi_metrics::EventWriter;
 use koshogi_nn::training_step::compute_losses;
 use koshogi_nn::{Model, ModelConfig, ResolvedRuntime, TrainingBatch, WorkingCopy};
@@ -132,6 +132,16 @@ pub struct StepStats {
     pub clipped: bool,
     /// The gradient was not finite and the update was skipped.
     pub skipped: bool,
+}
+
+/// Follows [`Trainer::run`] step by step (the binary's progress bar). When one is given the
+/// trainer leaves the per-interval "training" log line to it.
+pub trait TrainProgress {
+    /// A step was trained: `step` is the trainer's step count after it, `stats` its figures,
+    /// `total_rows` the positions in the replay window it was drawn from.
+    fn trained(&self, step: u64, stats: &StepStats, total_rows: u64);
+    /// Training waits for self-play data (called when the reason changes).
+    fn waiting(&self, starved: &Starved);
 }
 
 /// What a call to [`Trainer::run`] did.
@@ -417,7 +427,7 @@ impl Trainer {
     pub fn run(
         &mut self,
         stop: &AtomicBool,
-        progress: Option<&ProgressBar>,
+        progress: Option<&dyn TrainProgress>,
     ) -> Result<TrainSummary, TrainError> {
         let started = Instant::now();
         let start_step = self.step;
@@ -489,16 +499,8 @@ impl Trainer {
                     self.known_shards = Arc::clone(&prepared.known_shards);
                     interval.record(&stats, &prepared);
                     last_step = Some(stats);
-                    if let Some(bar) = progress {
-                        bar.set_position(self.step);
-                        bar.set_message(format!(
-                            "loss {:.3} (policy {:.3}, value {:.3}) | lr {:.2e} | {} positions",
-                            stats.losses[0],
-                            stats.losses[1],
-                            stats.losses[2],
-                            stats.lr,
-                            prepared.total_rows
-                        ));
+                    if let Some(progress) = progress {
+                        progress.trained(self.step, &stats, prepared.total_rows);
                     }
                     if self.step.checked_rem(self.setup.train.log_every_steps) == Some(0) {
                         let batch_wait_ms = interval.mean_batch_wait_ms();
@@ -524,8 +526,8 @@ impl Trainer {
                         if waiting.is_none() {
                             tracing::info!("waiting for self-play data: {starved}");
                         }
-                        if let Some(bar) = progress {
-                            bar.set_message(format!("waiting for self-play data: {starved}"));
+                        if let Some(progress) = progress {
+                            progress.waiting(&starved);
                         }
                         waiting = Some(starved);
                     }

@@ -15,7 +15,8 @@
 use anyhow::Result;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use koshogi_train::{StopReason, TrainSummary, Trainer};
+use koshogi_train::sampler::Starved;
+use koshogi_train::{StepStats, StopReason, TrainProgress, TrainSummary, Trainer};
 
 use crate::interrupt::stop_flag_on_interrupt;
 use crate::run_config::{prepare_run_dir, RunLocation};
@@ -139,8 +140,32 @@ pub fn print_summary(summary: &TrainSummary) {
     }
 }
 
+/// The trainer's progress bar: draws what [`Trainer::run`] reports through [`TrainProgress`].
+pub struct TrainBar(ProgressBar);
+
+impl TrainBar {
+    pub fn finish_and_clear(&self) {
+        self.0.finish_and_clear();
+    }
+}
+
+impl TrainProgress for TrainBar {
+    fn trained(&self, step: u64, stats: &StepStats, total_rows: u64) {
+        self.0.set_position(step);
+        self.0.set_message(format!(
+            "loss {:.3} (policy {:.3}, value {:.3}) | lr {:.2e} | {total_rows} positions",
+            stats.losses[0], stats.losses[1], stats.losses[2], stats.lr,
+        ));
+    }
+
+    fn waiting(&self, starved: &Starved) {
+        self.0
+            .set_message(format!("waiting for self-play data: {starved}"));
+    }
+}
+
 /// The trainer's progress bar, starting at `start` of `target` steps.
-pub fn progress_bar(start: u64, target: Option<u64>) -> ProgressBar {
+pub fn progress_bar(start: u64, target: Option<u64>) -> TrainBar {
     let bar = crate::progress::add(match target {
         Some(target) => ProgressBar::new(target),
         None => ProgressBar::no_length(),
@@ -154,5 +179,5 @@ pub fn progress_bar(start: u64, target: Option<u64>) -> ProgressBar {
         bar.set_style(style.progress_chars("=> "));
     }
     bar.set_position(start);
-    bar
+    TrainBar(bar)
 }

@@ -3,22 +3,24 @@
 //!
 //! Network players use a randomly initialised network of the chosen size (speed does not depend
 //! on the weights), saved as a temporary checkpoint and loaded the way `koshogi arena` loads one.
+//!
+//! A command of the binary, not of koshogi-arena: it plays matches through the arena's public
+//! API (players, match runner, alpha-beta) and adds the CLI, the timing and the printing.
 
 use std::time::{Duration, Instant};
 
 use clap::Args;
+use koshogi_arena::baselines::alphabeta::{self, SearchLimits, MAX_DEPTH};
+use koshogi_arena::baselines::greedy::greedy_move;
+use koshogi_arena::koshogi_game::new_game;
+use koshogi_arena::network_players::{MctsPlayer, PolicyPlayer};
+use koshogi_arena::{
+    run_match, GreedyPlayer, MatchSettings, MoveRequest, Player, PlayerError, RandomPlayer,
+};
 use koshogi_nn::checkpoint::save;
 use koshogi_nn::hardware::peak_resident_bytes;
 use koshogi_nn::{DeviceSpec, Model, ModelConfig, RuntimeConfig};
 use koshogi_rules::{Color, Game, Move, RulesOptions};
-
-use crate::baselines::alphabeta::{self, SearchLimits, MAX_DEPTH};
-use crate::baselines::greedy::greedy_move;
-use crate::baselines::GreedyPlayer;
-use crate::koshogi_game::new_game;
-use crate::match_runner::{run_match, MatchSettings};
-use crate::network_players::{MctsPlayer, PolicyPlayer};
-use crate::player::{MoveRequest, Player, PlayerError, RandomPlayer};
 
 /// Options of `koshogi bench arena`.
 #[derive(Args, Clone, Debug)]

@@ -6,21 +6,23 @@
 //! real legal moves, and each timed inference call is the whole path the search pays for:
 //! host→device copy, forward pass, legal-move gather, softmax and the copy back. Feature and
 //! move encoding are timed separately.
+//!
+//! A command of the binary, not of koshogi-nn: it only uses the library's public API (model,
+//! inference, features, training step) and adds the CLI, the timing loops and the table.
 
 use std::time::{Duration, Instant};
 
 use clap::Args;
+use koshogi_nn::hardware::{cpu_has_native_bf16, peak_resident_bytes};
+use koshogi_nn::{
+    compute_losses, encode_moves, encode_position, DeviceSpec, Evaluation, FeatureInput,
+    InferenceModel, LossWeights, Model, ModelConfig, MoveLegs, NnError, Precision, RuntimeConfig,
+    SampleTargets, TrainingBatchBuilder, FEATURE_LEN,
+};
 use koshogi_rules::{Game, Position, RulesOptions};
 use tch::nn::OptimizerConfig;
 
-use crate::config::{DeviceSpec, ModelConfig, Precision, RuntimeConfig};
-use crate::error::NnError;
-use crate::features::{encode_position, FeatureInput, FEATURE_LEN};
-use crate::hardware::{cpu_has_native_bf16, peak_resident_bytes};
-use crate::inference::{Evaluation, InferenceModel};
-use crate::model::Model;
-use crate::move_encoding::{encode_moves, MoveLegs};
-use crate::training_step::{compute_losses, LossWeights, SampleTargets, TrainingBatchBuilder};
+use crate::openmp_wait::OMP_WAIT_POLICY;
 
 /// Options of `koshogi bench nn`.
 #[derive(Args, Clone, Debug)]
@@ -145,7 +147,7 @@ pub fn run(args: &NnBenchArgs) -> Result<(), NnError> {
         "koshogi bench nn: device {device:?}, {} libtorch thread(s), native bf16: {}, OMP_WAIT_POLICY={}",
         tch::get_num_threads(),
         cpu_has_native_bf16(),
-        std::env::var(crate::hardware::OMP_WAIT_POLICY).unwrap_or_else(|_| "(unset)".into())
+        std::env::var(OMP_WAIT_POLICY).unwrap_or_else(|_| "(unset)".into())
     );
 
     let start = Instant::now();

@@ -4,8 +4,8 @@
 //! Writes shards of random games into a temporary run directory and opens three trainers on it
 //! from the same initial checkpoint:
 //! * pipeline: `--precision` (default `auto`), batches drawn from the shards by the real
-//!   [`crate::sampler::Sampler`] on the prefetch thread, one training step each (what
-//!   [`crate::Trainer::run`] does per step);
+//!   [`koshogi_train::Sampler`] on the prefetch thread, one training step each (what
+//!   [`Trainer::run`] does per step);
 //! * raw float32 and raw bfloat16: the same training steps on the very batches the pipeline
 //!   just delivered, already built (no input work; features converted untimed).
 //!
@@ -14,17 +14,19 @@
 //! precisions on equal terms, and the pipeline / raw ratio (same precision) is the input
 //! pipeline's goal figure (≥ 0.95). Peak memory (VmHWM, the whole process) is reported with
 //! them.
+//!
+//! A command of the binary, not of koshogi-train: it drives the trainer, the prefetch thread and
+//! the synthetic shards through their public API and adds the CLI, the timing and the report.
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+use anyhow::{anyhow, bail, Context};
 use koshogi_nn::{DeviceSpec, ModelConfig, ResolvedRuntime, TrainingBatch};
-
-use crate::config::TrainPrecision;
-use crate::prefetch::{PrefetchOptions, Prefetched, Prefetcher, PreparedBatch};
-use crate::synthetic::{write_random_games, SyntheticOptions};
-use crate::trainer::{TrainError, Trainer, TrainerSetup};
-use crate::TrainConfig;
+use koshogi_train::config::TrainPrecision;
+use koshogi_train::prefetch::{PrefetchOptions, Prefetched, Prefetcher, PreparedBatch};
+use koshogi_train::synthetic::{write_random_games, SyntheticOptions};
+use koshogi_train::{TrainConfig, TrainError, Trainer, TrainerSetup};
 
 /// Steps per alternating block of the measurement.
 const BLOCK_STEPS: u64 = 4;
@@ -208,25 +210,11 @@ impl std::fmt::Display for TrainBenchReport {
     }
 }
 
-#[derive(Debug, thiserror::Error)]
-pub enum TrainBenchError {
-    #[error("unknown model size {0:?} (cpu | gpu | tiny)")]
-    Model(String),
-    #[error("writing the benchmark shards: {0}")]
-    Shards(#[from] koshogi_replay::ShardError),
-    #[error("creating a temporary directory: {0}")]
-    Io(#[from] std::io::Error),
-    #[error(transparent)]
-    Train(#[from] TrainError),
-    #[error("the sampler produced no batch: {0}")]
-    NoBatch(String),
-}
-
 /// Runs the benchmark and prints its report.
-pub fn run(args: &TrainBenchArgs) -> Result<TrainBenchReport, TrainBenchError> {
+pub fn run(args: &TrainBenchArgs) -> anyhow::Result<()> {
     let report = measure(args)?;
     println!("{report}");
-    Ok(report)
+    Ok(())
 }
 
 /// One of the raw trainers and what it measured.
@@ -259,16 +247,17 @@ impl RawSide {
 }
 
 /// Runs the benchmark.
-pub fn measure(args: &TrainBenchArgs) -> Result<TrainBenchReport, TrainBenchError> {
+fn measure(args: &TrainBenchArgs) -> anyhow::Result<TrainBenchReport> {
     let model = match args.model.as_str() {
         "cpu" => ModelConfig::cpu_default(),
         "gpu" => ModelConfig::gpu_default(),
         "tiny" => ModelConfig::tiny(),
-        other => return Err(TrainBenchError::Model(other.to_string())),
+        other => bail!("unknown model size {other:?} (cpu | gpu | tiny)"),
     };
     let temp = tempfile::Builder::new()
         .prefix("koshogi-bench-train-")
-        .tempdir()?;
+        .tempdir()
+        .context("creating a temporary directory")?;
     let run_dir = args
         .run_dir
         .clone()
@@ -281,7 +270,8 @@ pub fn measure(args: &TrainBenchArgs) -> Result<TrainBenchReport, TrainBenchErro
         seed: 1,
         ..SyntheticOptions::default()
     };
-    let written = write_random_games(&koshogi_replay::shards_dir(&run_dir), &synthetic)?;
+    let written = write_random_games(&koshogi_replay::shards_dir(&run_dir), &synthetic)
+        .context("writing the benchmark shards")?;
     // The first trainer writes the step-0 checkpoint, the others resume from it: all three
     // start from the same weights.
     let open = |precision: TrainPrecision| {
@@ -340,8 +330,10 @@ pub fn measure(args: &TrainBenchArgs) -> Result<TrainBenchReport, TrainBenchErro
                 prepare[1] += batch.prepare_cpu_time;
                 Ok(batch)
             }
-            Some(other) => Err(TrainBenchError::NoBatch(format!("{other:?}"))),
-            None => Err(TrainBenchError::NoBatch("the prefetch thread ended".into())),
+            Some(other) => Err(anyhow!("the sampler produced no batch: {other:?}")),
+            None => Err(anyhow!(
+                "the sampler produced no batch: the prefetch thread ended"
+            )),
         }
     };
     // Warm-up: the first steps allocate and tune (losses recorded, time not).
