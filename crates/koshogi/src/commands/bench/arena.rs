@@ -98,7 +98,6 @@ fn measure<P: Player<Game>>(
     args: &ArenaBenchArgs,
     warm_up: bool,
 ) -> Result<P, String> {
-    let options = RulesOptions::default();
     let mut settings = MatchSettings {
         games: args.games,
         max_plies: args.max_plies,
@@ -109,17 +108,21 @@ fn measure<P: Player<Game>>(
         output_dir: None,
         cap_material_margin: None,
     };
+    let options = RulesOptions::default();
+    let against_random = |timed: &mut Timed<P>, settings: &MatchSettings| {
+        run_match(
+            &|| new_game(&options, settings),
+            timed,
+            &mut RandomPlayer::new(),
+            settings,
+            &mut (),
+        )
+        .map_err(|e| e.to_string())
+    };
     let mut timed = Timed::new(player);
     if warm_up {
         let start = Instant::now();
-        run_match(
-            &|| new_game(&options, &settings),
-            &mut timed,
-            &mut RandomPlayer::new(),
-            &settings,
-            &mut (),
-        )
-        .map_err(|e| e.to_string())?;
+        against_random(&mut timed, &settings)?;
         println!(
             "{label:<28} warm-up match: {:.2} s",
             start.elapsed().as_secs_f64()
@@ -128,14 +131,7 @@ fn measure<P: Player<Game>>(
     }
     settings.seed = 1;
     let start = Instant::now();
-    let report = run_match(
-        &|| new_game(&options, &settings),
-        &mut timed,
-        &mut RandomPlayer::new(),
-        &settings,
-        &mut (),
-    )
-    .map_err(|e| e.to_string())?;
+    let report = against_random(&mut timed, &settings)?;
     let wall = start.elapsed().as_secs_f64();
     let plies: u64 = report.games.iter().map(|g| u64::from(g.plies)).sum();
     let busy = timed.busy.as_secs_f64();
