@@ -4,13 +4,13 @@
 //! weakest baseline opponent. The value is tanh(material balance / [`MATERIAL_TEMPERATURE`])
 //! for the side to move, as a WDL without draw mass.
 //!
-//! Piece values (in pawns) are a rough mobility-based table, not tuned: step movers 1.5–3,
-//! short riders and artillery 3–5, long riders 5–9, promoted and lion-like pieces 8–13, and
-//! the two "generals" (G, GV) 20 since losing one can end the game.
+//! Piece values (in pawns) are the rules crate's search scale
+//! ([`koshogi_rules::piece_values::search_piece_value`]).
 
 use crate::evaluator::{EvalError, EvalRequest, Evaluation, Evaluator};
 use crate::koshogi::KoshogiPosition;
 use crate::wdl::Wdl;
+use koshogi_rules::piece_values::search_piece_value;
 use koshogi_rules::{Color, Game, PieceKind, Position};
 
 /// Material balance (in pawns) that maps to a value of tanh(1) ~ 0.76. Ten pawns: a chariot
@@ -18,69 +18,6 @@ use koshogi_rules::{Color, Game, PieceKind, Position};
 /// completed-Q term to outweigh the prior's preferences among the few moves it compares
 /// (at 20, a chariot was 0.24 and a network's half share of it a 1-2 nat nudge).
 pub const MATERIAL_TEMPERATURE: f32 = 10.0;
-
-/// Value of each piece type by its code (§2 of the rules), in pawns.
-pub const PIECE_VALUES: [(&str, f32); PieceKind::COUNT] = [
-    // initial types (§2.1)
-    ("G", 20.0),
-    ("SC", 3.0),
-    ("PL", 3.0),
-    ("A", 3.0),
-    ("WR", 5.0),
-    ("SR", 3.0),
-    ("GH", 3.0),
-    ("CS", 3.0),
-    ("EN", 2.5),
-    ("TB", 4.0),
-    ("SM", 4.0),
-    ("FD", 5.0),
-    ("MA", 3.0),
-    ("D", 3.0),
-    ("B", 3.0),
-    ("SN", 3.0),
-    ("DU", 9.0),
-    ("Q", 7.0),
-    ("FH", 7.0),
-    ("R", 5.0),
-    ("FW", 5.0),
-    ("E", 5.0),
-    ("LB", 3.0),
-    ("SB", 3.5),
-    ("C", 4.0),
-    ("HS", 3.0),
-    ("CA", 5.0),
-    ("P", 1.0),
-    ("PU", 4.0),
-    ("SP", 1.5),
-    ("SU", 5.0),
-    ("CH", 4.0),
-    ("CU", 6.0),
-    ("VA", 3.0),
-    // promoted-only types (§2.2)
-    ("AM", 8.0),
-    ("BD", 8.0),
-    ("TN", 6.0),
-    ("VB", 6.0),
-    ("DP", 8.0),
-    ("PF", 6.0),
-    ("FG", 9.0),
-    ("HL", 9.0),
-    ("SK", 10.0),
-    ("GV", 20.0),
-    ("TC", 8.0),
-    ("FL", 8.0),
-    ("DR", 13.0),
-    ("TW", 10.0),
-    ("HK", 10.0),
-    ("EW", 10.0),
-    ("CG", 8.0),
-    ("LC", 6.0),
-    ("CC", 6.5),
-    ("WC", 7.0),
-    ("WH", 9.0),
-    ("CM", 8.0),
-    ("HF", 9.0),
-];
 
 /// Uniform priors, material value.
 #[derive(Clone, Debug)]
@@ -93,11 +30,7 @@ impl Default for MaterialEvaluator {
     fn default() -> Self {
         let mut values = [0.0; PieceKind::COUNT];
         for kind in PieceKind::ALL {
-            values[kind.index()] = PIECE_VALUES
-                .iter()
-                .find(|(code, _)| *code == kind.code())
-                .map(|&(_, v)| v)
-                .unwrap_or(3.0);
+            values[kind.index()] = search_piece_value(kind);
         }
         MaterialEvaluator { values }
     }
@@ -217,29 +150,13 @@ mod tests {
     }
 
     #[test]
-    fn every_piece_kind_has_a_listed_value() {
-        for kind in PieceKind::ALL {
-            assert!(
-                PIECE_VALUES.iter().any(|(code, _)| *code == kind.code()),
-                "no value for {}",
-                kind.code()
-            );
-        }
-    }
-
-    #[test]
     fn the_start_position_is_balanced_and_a_missing_piece_counts() {
         let eval = MaterialEvaluator::default();
         let start = Position::startpos();
         assert_eq!(eval.balance(&start), 0.0);
         // Remove one of White's pieces: Black (to move) is ahead by that piece's value.
         let (fewer, kind) = start_without_a_white_piece();
-        let expected = PIECE_VALUES
-            .iter()
-            .find(|(c, _)| *c == kind.code())
-            .unwrap()
-            .1;
-        assert_eq!(eval.balance(&fewer), expected);
+        assert_eq!(eval.balance(&fewer), search_piece_value(kind));
         assert!(eval.value(&fewer).scalar() > 0.0);
     }
 }

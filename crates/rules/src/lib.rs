@@ -23,6 +23,7 @@
 //!   buffer first), `play`, `try_play` (accepts any path with a legal effect), `undo`, `outcome`,
 //!   `repetition_count`, `with_max_plies` (counts moves played in this game).
 //! * [`gives_check`] — §10.3, used for perpetual check.
+//! * [`piece_values`] — what each piece type is worth, on the search's and the baselines' scale.
 
 mod color;
 mod game;
@@ -37,6 +38,7 @@ mod outcome;
 pub mod perft;
 mod piece;
 mod piece_kind;
+pub mod piece_values;
 mod play;
 mod position;
 mod square;
@@ -58,7 +60,7 @@ pub use piece::Piece;
 pub use piece_kind::PieceKind;
 pub use play::Undo;
 pub use position::{Position, START_KSFEN};
-pub use square::{Square, SquareParseError};
+pub use square::{Square, SquareParseError, BOARD_SIZE};
 
 impl Position {
     /// Appends every legal move of the side to move to `out` (one per effect, canonical path).

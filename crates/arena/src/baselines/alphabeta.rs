@@ -13,7 +13,7 @@
 //!   igui, shots) with stand-pat, at most [`QUIESCENCE_PLIES`] plies deep, so that the last
 //!   capture of a line is not scored before its recapture;
 //! * leaves are scored by the side to move's material balance
-//!   ([`piece_values`](super::piece_values), greedy's scale), so everything a move does counts
+//!   ([`material`](super::material), greedy's scale), so everything a move does counts
 //!   as it does for greedy: burning, promotions, the clerk cascade, demotions;
 //! * game end as greedy sees it: a side whose command is destroyed (§10.1) has lost, scored
 //!   `WIN − ply` so that faster wins and slower losses are preferred; both at once per the
@@ -46,8 +46,9 @@ use rayon::prelude::*;
 
 use koshogi_rules::{Game, Move, MutualDestruction, NoMoves, Position, RulesOptions};
 
-use super::piece_values::{material_balance, piece_value};
+use super::material::material_balance;
 use crate::player::{MoveRequest, Player, PlayerError};
+use koshogi_rules::piece_values::baseline_piece_value;
 
 /// Deepest search `ab:<depth>` accepts: in games depth 4 already runs into the budget on most
 /// moves, and each further ply costs some 30 times more.
@@ -416,11 +417,11 @@ fn capture_order(position: &Position, mv: &Move) -> f64 {
         .iter()
         .filter_map(|&sq| position.piece_at(sq))
         .filter(|piece| piece.color != mover)
-        .map(|piece| piece_value(piece.kind))
+        .map(|piece| baseline_piece_value(piece.kind))
         .sum();
     let attacker = position
         .piece_at(mv.origin())
-        .map_or(0.0, |piece| piece_value(piece.kind));
+        .map_or(0.0, |piece| baseline_piece_value(piece.kind));
     victims * 64.0 - attacker
 }
 
@@ -507,7 +508,10 @@ mod tests {
         }
         let before = material_balance(g.position(), Black);
         let result = search(&g, &SearchLimits::depth(1), &mut rng(0)).unwrap();
-        assert!(result.score >= before + piece_value(Drum), "{result:?}");
+        assert!(
+            result.score >= before + baseline_piece_value(Drum),
+            "{result:?}"
+        );
     }
 
     #[test]

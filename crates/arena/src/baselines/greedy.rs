@@ -5,7 +5,7 @@
 //! "capture things"; a one-ply material grabber is the next rung of the ladder, and cheap.
 //!
 //! Each legal move is played on a scratch copy of the position (make/undo) and scored by the
-//! change of the mover's material balance ([`piece_values`](super::piece_values)), so everything
+//! change of the mover's material balance ([`material`](super::material)), so everything
 //! the rules do during a move counts: displacement captures, igui, shots, the poison flame's
 //! burning (of either colour), promotions, the clerk cascade and demotions. A move after which
 //! the opponent no longer survives (§10.1) scores +∞, one that destroys the mover's own command
@@ -17,7 +17,7 @@ use rayon::prelude::*;
 
 use koshogi_rules::{Game, Move, MutualDestruction};
 
-use super::piece_values::material_balance;
+use super::material::material_balance;
 use crate::player::{MoveRequest, Player, PlayerError};
 
 #[derive(Clone, Debug, Default)]
@@ -104,8 +104,8 @@ pub fn greedy_move(game: &Game, rng: &mut impl Rng) -> Option<Move> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::baselines::piece_values::piece_value;
     use crate::baselines::test_positions::game;
+    use koshogi_rules::piece_values::baseline_piece_value;
     use koshogi_rules::{Color, PieceKind};
     use rand::SeedableRng;
 
@@ -144,7 +144,10 @@ mod tests {
         );
         let gains = move_gains(&g);
         assert_eq!(gain_of(&gains, "5sx5c+"), 54.0);
-        assert_eq!(gain_of(&gains, "5sx6s"), piece_value(DragonAscending));
+        assert_eq!(
+            gain_of(&gains, "5sx6s"),
+            baseline_piece_value(DragonAscending)
+        );
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
         assert_eq!(greedy_move(&g, &mut rng).unwrap().to_string(), "5sx5c+");
 
@@ -203,7 +206,7 @@ mod tests {
             .collect();
         assert_eq!(shooting.len(), 2, "{gains:?}");
         for (mv, gain) in shooting {
-            assert_eq!(*gain, piece_value(Quartermaster), "{mv}");
+            assert_eq!(*gain, baseline_piece_value(Quartermaster), "{mv}");
         }
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(2);
         assert!(!greedy_move(&g, &mut rng).unwrap().shots().is_empty());

@@ -3,10 +3,10 @@
 
 pub mod alphabeta;
 pub mod greedy;
-pub mod piece_values;
+pub mod material;
 #[cfg(test)]
 pub(crate) mod test_positions;
 
 pub use alphabeta::AlphaBetaPlayer;
 pub use greedy::GreedyPlayer;
-pub use piece_values::{material_balance, piece_value};
+pub use material::material_balance;
