@@ -28,6 +28,14 @@ impl Side {
             Side::Second => 1,
         }
     }
+
+    /// The colour a record gives this seat (`First` = Black, as in Ko shogi), whatever the game.
+    pub fn color(self) -> koshogi_rules::Color {
+        match self {
+            Side::First => koshogi_rules::Color::Black,
+            Side::Second => koshogi_rules::Color::White,
+        }
+    }
 }
 
 /// How a game ended.

@@ -1,101 +1,14 @@
-//! Game records: one text file per game, plus a CSV line per game for result tables.
-//!
-//! Format (PGN-like, so it is readable and easy to parse back):
-//!
-//! ```text
-//! [Event "koshogi arena"]
-//! [Game "12"]
-//! [Black "greedy"]
-//! [White "random"]
-//! [Start "<KSFEN of the initial position>"]
-//! [OpeningPlies "4"]
-//! [Plies "57"]
-//! [Result "1-0"]
-//! [Termination "general and banner captured"]
-//!
-//! 1. P-16n 1... p-4f 2. …
-//! 1-0
-//! ```
-//!
-//! The first `OpeningPlies` moves are the random opening shared by the pair of games; moves are
-//! in the game's own notation (Hodges style for Ko shogi when the rules crate provides it,
-//! otherwise canonical notation).
+//! The per-game CSV table of a match or a ladder (`games.csv`): one line per game with both
+//! players, the result, the length, the termination and the game's record file, so results can
+//! be tallied without reading the records. The records themselves are the rules crate's
+//! format ([`koshogi_rules::game_record`]).
 
-use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
+use koshogi_rules::game_record::score_text;
 use koshogi_run_store::atomic::write_atomic;
 
 use crate::game::Side;
-
-/// Everything needed to write one game.
-#[derive(Clone, Debug)]
-pub struct GameRecord {
-    pub game_index: usize,
-    pub black: String,
-    pub white: String,
-    pub start_position: String,
-    pub opening_plies: u32,
-    pub moves: Vec<String>,
-    pub winner: Option<Side>,
-    pub termination: String,
-}
-
-impl GameRecord {
-    /// "1-0" (Black won), "0-1" or "1/2-1/2".
-    pub fn result_text(&self) -> &'static str {
-        result_text(self.winner)
-    }
-
-    pub fn to_text(&self) -> String {
-        let mut text = String::new();
-        let tag = |text: &mut String, name: &str, value: &str| {
-            let _ = writeln!(text, "[{name} \"{}\"]", value.replace('"', "'"));
-        };
-        tag(&mut text, "Event", "koshogi arena");
-        tag(&mut text, "Game", &self.game_index.to_string());
-        tag(&mut text, "Black", &self.black);
-        tag(&mut text, "White", &self.white);
-        tag(&mut text, "Start", &self.start_position);
-        tag(&mut text, "OpeningPlies", &self.opening_plies.to_string());
-        tag(&mut text, "Plies", &self.moves.len().to_string());
-        tag(&mut text, "Result", self.result_text());
-        tag(&mut text, "Termination", &self.termination);
-        text.push('\n');
-        let mut line = String::new();
-        for (ply, mv) in self.moves.iter().enumerate() {
-            let number = ply / 2 + 1;
-            let token = if ply.is_multiple_of(2) {
-                format!("{number}. {mv}")
-            } else {
-                format!("{number}... {mv}")
-            };
-            if !line.is_empty() && line.len() + token.len() + 1 > 96 {
-                text.push_str(&line);
-                text.push('\n');
-                line.clear();
-            }
-            if !line.is_empty() {
-                line.push(' ');
-            }
-            line.push_str(&token);
-        }
-        if !line.is_empty() {
-            text.push_str(&line);
-            text.push('\n');
-        }
-        text.push_str(self.result_text());
-        text.push('\n');
-        text
-    }
-
-    /// Writes `game-<index>.txt` under `dir` atomically and returns its path.
-    pub fn write_to_dir(&self, dir: &Path) -> std::io::Result<PathBuf> {
-        let path = dir.join(format!("game-{:06}.txt", self.game_index));
-        write_atomic(&path, self.to_text().as_bytes())?;
-        Ok(path)
-    }
-}
 
 /// Appends `lines` to a text file (creating it with `header` if absent), atomically: a crash
 /// leaves the file with all of them or none.
@@ -115,14 +28,6 @@ pub fn append_lines_atomic(path: &Path, header: &str, lines: &[String]) -> std::
     write_atomic(path, text.as_bytes())
 }
 
-pub fn result_text(winner: Option<Side>) -> &'static str {
-    match winner {
-        Some(Side::First) => "1-0",
-        Some(Side::Second) => "0-1",
-        None => "1/2-1/2",
-    }
-}
-
 /// Header of the per-game CSV tables (`games.csv`).
 pub const GAMES_CSV_HEADER: &str = "black,white,result,plies,termination,record";
 
@@ -140,7 +45,7 @@ pub fn games_csv_line(
         "{},{},{},{},{},{}",
         clean(black),
         clean(white),
-        result_text(winner),
+        score_text(winner.map(Side::color)),
         plies,
         clean(termination),
         record
@@ -219,25 +124,6 @@ pub fn read_games_csv(path: &Path) -> Result<Vec<GameRow>, GamesCsvError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn record_text_has_header_moves_and_result() {
-        let record = GameRecord {
-            game_index: 3,
-            black: "greedy".into(),
-            white: "random".into(),
-            start_position: "startpos".into(),
-            opening_plies: 2,
-            moves: vec!["a".into(), "b".into(), "c".into()],
-            winner: Some(Side::First),
-            termination: "general captured".into(),
-        };
-        let text = record.to_text();
-        assert!(text.contains("[Black \"greedy\"]"));
-        assert!(text.contains("[Result \"1-0\"]"));
-        assert!(text.contains("1. a 1... b 2. c"));
-        assert!(text.trim_end().ends_with("1-0"));
-    }
 
     #[test]
     fn games_csv_round_trip() {

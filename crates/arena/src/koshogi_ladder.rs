@@ -17,20 +17,21 @@ use koshogi_mcts::SearchConfig;
 use koshogi_nn::checkpoint::{read_card, save};
 use koshogi_nn::{Model, RuntimeConfig};
 use koshogi_rules::Game;
+use koshogi_run_store::ladder_csv::write_ladder_csv;
 use koshogi_run_store::layout::MODEL_CARD_FILE;
 use koshogi_run_store::local_checkpoints::list_checkpoints;
 
+use crate::games_csv::read_games_csv;
 use crate::koshogi_game::new_game;
 use crate::ladder::Rating;
 use crate::ladder_run::{
-    ladder_pairs, play_missing_games, rate_games, write_ladder_csv, LadderError, LadderPaths,
+    ladder_pairs, ladder_rows, play_missing_games, rate_games, LadderError, LadderPaths,
 };
 use crate::match_runner::{MatchObserver, MatchSettings};
 use crate::network_players::{card_rules_options, resolve_card, MctsPlayer, PolicyPlayer};
 use crate::player::Player;
 use crate::player_spec::{PlayerSpec, PlayerSpecError};
 use crate::players::{build_player, PlayerOptions};
-use crate::record::read_games_csv;
 
 /// Name of the synthesised anchor when the run has no step-0 checkpoint.
 pub const RANDOM_INIT_NAME: &str = "random-init";
@@ -232,7 +233,7 @@ pub fn run_ladder(
             baseline_names.iter().position(|b| *b == r.name),
         )
     });
-    write_ladder_csv(&paths.ladder_csv(), &ratings, &steps)?;
+    write_ladder_csv(&paths.ladder_csv(), &ladder_rows(&ratings, &steps))?;
     if settings.tensorboard {
         write_tensorboard(&paths, &ratings, &steps, &anchor);
     }

@@ -19,17 +19,17 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use koshogi_run_store::atomic::write_atomic;
-use koshogi_run_store::layout::{ARENA_DIR, CHECKPOINTS_DIR, TENSORBOARD_DIR};
+use koshogi_run_store::ladder_csv::{LadderCsvError, LadderRow};
+use koshogi_run_store::layout::{ARENA_DIR, CHECKPOINTS_DIR, LADDER_CSV_FILE, TENSORBOARD_DIR};
 use koshogi_run_store::local_checkpoints::LocalCheckpointError;
 
 use crate::game::ArenaGame;
+use crate::games_csv::{
+    append_lines_atomic, games_csv_line, read_games_csv, GameRow, GamesCsvError, GAMES_CSV_HEADER,
+};
 use crate::ladder::{Rating, RatingError, RatingPool};
 use crate::match_runner::{run_match, MatchError, MatchObserver, MatchSettings};
 use crate::player::{derive_seed, Player, Renamed};
-use crate::record::{
-    append_lines_atomic, games_csv_line, read_games_csv, GameRow, GamesCsvError, GAMES_CSV_HEADER,
-};
 
 #[derive(Debug, thiserror::Error)]
 pub enum LadderError {
@@ -50,8 +50,8 @@ pub enum LadderError {
     NoCheckpoints(PathBuf),
     #[error(transparent)]
     Checkpoints(#[from] LocalCheckpointError),
-    #[error("{path}: line {line} is malformed")]
-    MalformedLadderCsv { path: PathBuf, line: usize },
+    #[error(transparent)]
+    LadderCsv(#[from] LadderCsvError),
 }
 
 /// The files of a run's ladder.
@@ -76,7 +76,7 @@ impl LadderPaths {
         self.arena_dir().join("games.csv")
     }
     pub fn ladder_csv(&self) -> PathBuf {
-        self.arena_dir().join("ladder.csv")
+        self.arena_dir().join(LADDER_CSV_FILE)
     }
     /// Records of the games between `a` and `b`. Characters other than letters, digits, `-`,
     /// `_` and `.` become `-` (`ab:2` → `ab-2`): the viewer only opens such plain paths, and
@@ -243,191 +243,29 @@ pub fn rate_games(
     pool.fit(anchor)
 }
 
-/// Writes `ladder.csv` (atomically): one line per rating, with the checkpoint step if known
-/// (empty for a baseline), checkpoints by step first.
-pub fn write_ladder_csv(
-    path: &Path,
-    ratings: &[Rating],
-    steps: &HashMap<String, u64>,
-) -> Result<(), LadderError> {
-    let mut text = format!("{LADDER_CSV_HEADER}\n");
-    let mut sorted: Vec<&Rating> = ratings.iter().collect();
-    sorted.sort_by_key(|r| {
-        (
-            steps.get(&r.name).copied().unwrap_or(u64::MAX),
-            r.name.clone(),
-        )
-    });
-    for r in sorted {
-        let step = steps
-            .get(&r.name)
-            .map(|s| s.to_string())
-            .unwrap_or_default();
-        text.push_str(&format!(
-            "{},{},{:.1},{:.1},{},{}\n",
-            r.name, step, r.elo, r.stderr, r.games, r.points
-        ));
-    }
-    write_atomic(path, text.as_bytes()).map_err(|source| LadderError::Io {
-        path: path.to_path_buf(),
-        source,
-    })
-}
-
-/// The first line of `ladder.csv`.
-const LADDER_CSV_HEADER: &str = "name,step,elo,stderr,games,points";
-
-/// One row of `ladder.csv`, as [`write_ladder_csv`] writes it.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
-pub struct LadderRow {
-    pub name: String,
-    /// The checkpoint's training step; `None` for a baseline, which is no checkpoint.
-    pub step: Option<u64>,
-    pub elo: f64,
-    pub stderr: f64,
-    pub games: u64,
-    pub points: f64,
-}
-
-/// Reads `ladder.csv`, checkpoints by step then the rows without a step (baselines) in file
-/// order; `None` when the run has no ladder yet.
-pub fn read_ladder_csv(path: &Path) -> Result<Option<Vec<LadderRow>>, LadderError> {
-    // A row per checkpoint and baseline, ~50 bytes each: a larger file is not read whole.
-    const MAX_LADDER_CSV_BYTES: u64 = 16 << 20;
-    let text = match koshogi_run_store::small_file::read_small_text(path, MAX_LADDER_CSV_BYTES) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(source) => {
-            return Err(LadderError::Io {
-                path: path.to_path_buf(),
-                source,
-            })
-        }
-    };
-    let bad = |index: usize| LadderError::MalformedLadderCsv {
-        path: path.to_path_buf(),
-        line: index + 1,
-    };
-    let mut rows = Vec::new();
-    for (index, line) in text.lines().enumerate().skip(1) {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let fields: Vec<&str> = line.split(',').map(str::trim).collect();
-        let [name, step, elo, stderr, games, points] = fields[..] else {
-            return Err(bad(index));
-        };
-        rows.push(LadderRow {
-            name: name.to_string(),
-            step: if step.is_empty() {
-                None
-            } else {
-                Some(step.parse().map_err(|_| bad(index))?)
-            },
-            elo: elo.parse().map_err(|_| bad(index))?,
-            stderr: stderr.parse().map_err(|_| bad(index))?,
-            games: games.parse().map_err(|_| bad(index))?,
-            points: points.parse().map_err(|_| bad(index))?,
-        });
-    }
-    rows.sort_by_key(|r| (r.step.is_none(), r.step));
-    Ok(Some(rows))
+/// The rows of `ladder.csv` ([`koshogi_run_store::ladder_csv`]) for `ratings`, with the
+/// checkpoint step of those in `steps` (a baseline has none).
+pub fn ladder_rows(ratings: &[Rating], steps: &HashMap<String, u64>) -> Vec<LadderRow> {
+    ratings
+        .iter()
+        .map(|r| LadderRow {
+            name: r.name.clone(),
+            step: steps.get(&r.name).copied(),
+            elo: r.elo,
+            stderr: r.stderr,
+            // Real games: a whole number.
+            games: r.games.round() as u64,
+            points: r.points,
+        })
+        .collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::player::RandomPlayer;
+    use koshogi_run_store::ladder_csv::{read_ladder_csv, write_ladder_csv};
 
-    #[test]
-    fn the_ladder_table_is_read_by_step_and_a_malformed_line_is_an_error() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("ladder.csv");
-        assert_eq!(read_ladder_csv(&path).unwrap(), None);
-        std::fs::write(
-            &path,
-            "name,step,elo,stderr,games,points\nstep-000000200,200,29.0,53.7,60,32\nstep-000000000,0,0.0,0.0,60,28.5\n",
-        )
-        .unwrap();
-        let rows = read_ladder_csv(&path).unwrap().unwrap();
-        assert_eq!(rows.len(), 2);
-        assert_eq!((rows[0].step, rows[0].elo), (Some(0), 0.0));
-        assert_eq!(
-            (rows[1].name.as_str(), rows[1].elo, rows[1].stderr),
-            ("step-000000200", 29.0, 53.7)
-        );
-        assert_eq!(rows[1].points, 32.0);
-        for malformed in ["x,1,2", "x,one,0.0,0.0,4,2", "x,1,0.0,0.0,4"] {
-            std::fs::write(
-                &path,
-                format!("name,step,elo,stderr,games,points\n{malformed}\n"),
-            )
-            .unwrap();
-            assert!(
-                matches!(
-                    read_ladder_csv(&path).unwrap_err(),
-                    LadderError::MalformedLadderCsv { line: 2, .. }
-                ),
-                "{malformed}"
-            );
-        }
-    }
-
-    #[test]
-    fn a_ladder_table_over_its_bound_is_not_read_whole() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("ladder.csv");
-        let mut text = String::from("name,step,elo,stderr,games,points\n");
-        text.push_str(&"\n".repeat(16 << 20));
-        text.push_str("step-000000000,0,0.0,0.0,60,28.5\n");
-        std::fs::write(&path, text).unwrap();
-        let error = read_ladder_csv(&path).unwrap_err();
-        assert!(matches!(error, LadderError::Io { .. }), "{error}");
-    }
-
-    #[test]
-    fn the_ladder_table_reads_back_what_was_written() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("ladder.csv");
-        let rating = |name: &str, elo, stderr, games, points| Rating {
-            name: name.to_string(),
-            elo,
-            stderr,
-            games,
-            points,
-        };
-        // Baselines are no checkpoints: they have no step and come after the checkpoints.
-        let ratings = [
-            rating("greedy", -150.0, 45.0, 16.0, 1.5),
-            rating("step-000000400", 35.0, 60.0, 8.0, 5.0),
-            rating("ab:2", 310.5, 80.0, 16.0, 14.0),
-            rating("step-000000000", 0.0, 0.0, 8.0, 3.5),
-        ];
-        let steps = HashMap::from([
-            ("step-000000000".to_string(), 0),
-            ("step-000000400".to_string(), 400),
-        ]);
-        write_ladder_csv(&path, &ratings, &steps).unwrap();
-        let row = |name: &str, step, elo, stderr, games, points| LadderRow {
-            name: name.to_string(),
-            step,
-            elo,
-            stderr,
-            games,
-            points,
-        };
-        assert_eq!(
-            read_ladder_csv(&path).unwrap().unwrap(),
-            [
-                row("step-000000000", Some(0), 0.0, 0.0, 8, 3.5),
-                row("step-000000400", Some(400), 35.0, 60.0, 8, 5.0),
-                row("ab:2", None, 310.5, 80.0, 16, 14.0),
-                row("greedy", None, -150.0, 45.0, 16, 1.5),
-            ]
-        );
-        let text = std::fs::read_to_string(&path).unwrap();
-        assert!(text.contains("\nab:2,,310.5,80.0,16,14\n"), "{text}");
-    }
     use crate::toy::{race, Careful};
 
     #[test]
@@ -516,7 +354,7 @@ mod tests {
         assert!(strong.elo > 100.0, "{strong:?}");
         assert_eq!(ratings.iter().find(|r| r.name == "weak").unwrap().elo, 0.0);
         let steps = HashMap::from([("weak".to_string(), 0u64), ("strong".to_string(), 10)]);
-        write_ladder_csv(&paths.ladder_csv(), &ratings, &steps).unwrap();
+        write_ladder_csv(&paths.ladder_csv(), &ladder_rows(&ratings, &steps)).unwrap();
         let csv = std::fs::read_to_string(paths.ladder_csv()).unwrap();
         assert!(csv.starts_with("name,step,elo,stderr,games,points\nweak,0,0.0,0.0,100,"));
         assert!(csv.contains("\nstrong,10,"));

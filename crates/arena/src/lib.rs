@@ -7,7 +7,8 @@
 //!
 //! Matches, for any [`ArenaGame`] (tested on a toy game, used with Ko shogi):
 //! * [`game`], [`player`], [`match_runner`]: paired openings, alternating colours, many games in
-//!   parallel with batched move requests, adjudication, SPRT stopping; [`record`]s;
+//!   parallel with batched move requests, adjudication, SPRT stopping; records in the rules
+//!   crate's format ([`koshogi_rules::game_record`]) and [`games_csv`] tables;
 //! * [`gate`](mod@gate): should a candidate replace the incumbent; [`ladder_run`]: rate a run's players.
 //!
 //! Ko shogi:
@@ -27,6 +28,7 @@ pub mod engine_player;
 pub mod evaluation;
 pub mod evaluation_report;
 pub mod game;
+pub mod games_csv;
 pub mod gate;
 pub mod koshogi_game;
 pub mod koshogi_gate;
@@ -39,7 +41,6 @@ pub mod network_players;
 pub mod player;
 pub mod player_spec;
 pub mod players;
-pub mod record;
 pub mod repetition;
 pub mod sprt;
 #[cfg(test)]

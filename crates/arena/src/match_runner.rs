@@ -18,8 +18,9 @@
 //! match goes on). Any other player error, or an illegal move from an in-process player, is a
 //! bug and stops the match.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
+use koshogi_rules::game_record::{format_record, RecordResult};
 use koshogi_run_store::atomic::write_atomic;
 use rand::seq::IndexedRandom;
 use rand::SeedableRng;
@@ -27,8 +28,8 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::elo::{EloEstimate, GameScore, WinDrawLoss};
 use crate::game::{ArenaGame, GameEnd, Side};
+use crate::games_csv::{games_csv_line, GAMES_CSV_HEADER};
 use crate::player::{derive_seed, Choice, MoveRequest, Player, PlayerError};
-use crate::record::{games_csv_line, GameRecord, GAMES_CSV_HEADER};
 use crate::sprt::{PairCounts, SprtDecision, SprtSettings, SprtStatus};
 
 /// How a match is played.
@@ -167,6 +168,8 @@ struct LiveGame<G: ArenaGame> {
     game: G,
     a_side: Side,
     start_position: String,
+    /// The start position's side to move (records number the moves from it).
+    first_to_move: Side,
     opening_plies: u32,
     moves: Vec<String>,
     plies: u32,
@@ -227,6 +230,7 @@ pub fn run_match<G: ArenaGame>(
             let mut live_game = LiveGame {
                 index: next_index,
                 start_position: start.position_text(),
+                first_to_move: start.side_to_move(),
                 moves: Vec::new(),
                 plies: 0,
                 a_side,
@@ -458,12 +462,12 @@ fn update_end<G: ArenaGame>(g: &mut LiveGame<G>, max_plies: u32) {
 }
 
 fn finish_game<G: ArenaGame>(
-    g: LiveGame<G>,
+    mut g: LiveGame<G>,
     report: &MatchReport,
     settings: &MatchSettings,
     csv_lines: &mut Vec<(usize, String)>,
 ) -> Result<GameSummary, MatchError> {
-    let end = g.end.expect("finished games have an end");
+    let end = g.end.take().expect("finished games have an end");
     let (black, white) = match g.a_side {
         Side::First => (report.player_a.clone(), report.player_b.clone()),
         Side::Second => (report.player_b.clone(), report.player_a.clone()),
@@ -475,17 +479,7 @@ fn finish_game<G: ArenaGame>(
     };
     let mut record_path = None;
     if let Some(dir) = &settings.output_dir {
-        let record = GameRecord {
-            game_index: g.index,
-            black: black.clone(),
-            white: white.clone(),
-            start_position: g.start_position.clone(),
-            opening_plies: g.opening_plies,
-            moves: g.moves.clone(),
-            winner: end.winner,
-            termination: end.reason.clone(),
-        };
-        record_path = Some(record.write_to_dir(dir)?);
+        record_path = Some(write_record(dir, &g, &black, &white, &end)?);
     }
     csv_lines.push((
         g.index,
@@ -512,6 +506,39 @@ fn finish_game<G: ArenaGame>(
         termination: end.reason,
         record: record_path,
     })
+}
+
+/// Writes the record of a finished game as `game-<index>.txt` under `dir` (atomically) in the
+/// rules crate's format, and returns its path.
+fn write_record<G: ArenaGame>(
+    dir: &Path,
+    g: &LiveGame<G>,
+    black: &str,
+    white: &str,
+    end: &GameEnd,
+) -> std::io::Result<PathBuf> {
+    let tags = [
+        ("Event", "koshogi arena".to_string()),
+        ("Game", g.index.to_string()),
+        ("Black", black.to_string()),
+        ("White", white.to_string()),
+        ("OpeningPlies", g.opening_plies.to_string()),
+    ]
+    .map(|(name, value)| (name.to_string(), value));
+    let result = RecordResult {
+        winner: end.winner.map(Side::color),
+        termination: end.reason.clone(),
+    };
+    let text = format_record(
+        &tags,
+        &g.start_position,
+        &g.moves,
+        g.first_to_move == Side::First,
+        Some(&result),
+    );
+    let path = dir.join(format!("game-{:06}.txt", g.index));
+    write_atomic(&path, text.as_bytes())?;
+    Ok(path)
 }
 
 fn record_result(
@@ -672,7 +699,7 @@ mod tests {
         }
         // Different pairs get different openings (27 possible 3-ply lines, 4 pairs: a repeat of
         // all four would be a seeding bug).
-        let rows = crate::record::read_games_csv(&dir.path().join("games.csv")).unwrap();
+        let rows = crate::games_csv::read_games_csv(&dir.path().join("games.csv")).unwrap();
         assert_eq!(rows.len(), 8);
         assert_eq!(rows[0].black, "careful");
         assert_eq!(rows[1].white, "careful");

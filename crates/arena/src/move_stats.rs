@@ -4,12 +4,13 @@
 //! 75 % of the time while 82 % of its moves were passes, which no Elo figure shows; `koshogi
 //! eval` prints both rates for every player so a degenerate habit is visible at once.
 //!
-//! Definitions (both judged on the board before and after the move, so every effect the rules
-//! give a move counts, whatever its notation):
-//! * a **pass** is a move after which every point holds the same piece as before (a lion-like
-//!   piece stepping out and back, `13s-13r-13s`). A move that ends on its origin but captures
-//!   (igui `13sx12r-13s`, a pass with a shot `10j-10h-10j*10g`) or promotes is not a pass;
-//! * a **capture** is a move after which the opponent has fewer pieces on the board:
+//! Definitions:
+//! * a **pass** is the rules crate's [`Move::is_pass`] (a lion-like piece stepping out and back,
+//!   `13s-13r-13s`, after which every point holds the same piece as before). A move that ends
+//!   on its origin but captures (igui `13sx12r-13s`, a pass with a shot `10j-10h-10j*10g`) or
+//!   promotes is not a pass;
+//! * a **capture** is a move after which the opponent has fewer pieces on the board (judged on
+//!   the board before and after the move, so every effect the rules give a move counts):
 //!   displacement, igui, shots and burning by the poison flame all count; the mover's own pieces
 //!   lost to its flame do not. (`Move::is_capture` would miss burning.)
 //!
@@ -36,7 +37,7 @@ pub fn classify_move(position: &Position, mv: &Move, options: &RulesOptions) -> 
     let them = position.side_to_move().opposite();
     after.play(mv, options);
     MoveClass {
-        pass: position.pieces().eq(after.pieces()),
+        pass: mv.is_pass(),
         capture: after.piece_count(them) < position.piece_count(them),
     }
 }

@@ -7,7 +7,6 @@ use koshogi_arena::koshogi_gate::gate_checkpoints;
 use koshogi_arena::koshogi_ladder::{
     run_ladder, LadderPlayerKind, RunLadderSettings, RANDOM_INIT_NAME,
 };
-use koshogi_arena::ladder_run::read_ladder_csv;
 use koshogi_arena::network_players::{resolve_card, MctsPlayer, PolicyPlayer};
 use koshogi_arena::player::derive_seed;
 use koshogi_arena::GateSettings;
@@ -18,6 +17,7 @@ use koshogi_nn::{
     RuntimeConfig,
 };
 use koshogi_rules::RulesOptions;
+use koshogi_run_store::ladder_csv::read_ladder_csv;
 
 /// CPU float32 on one libtorch thread: these tests check behaviour, not speed, and a 2-thread
 /// OpenMP pool slows down by an order of magnitude when other processes hold the cores.

@@ -57,11 +57,17 @@ impl RecordResult {
 
     /// "1-0" (Black won), "0-1" (White won) or "1/2-1/2".
     pub fn score_text(&self) -> &'static str {
-        match self.winner {
-            Some(Color::Black) => "1-0",
-            Some(Color::White) => "0-1",
-            None => "1/2-1/2",
-        }
+        score_text(self.winner)
+    }
+}
+
+/// The result of a game won by `winner` (`None`: a draw) as a record writes it: "1-0" (Black
+/// won), "0-1" (White won) or "1/2-1/2".
+pub fn score_text(winner: Option<Color>) -> &'static str {
+    match winner {
+        Some(Color::Black) => "1-0",
+        Some(Color::White) => "0-1",
+        None => "1/2-1/2",
     }
 }
 
@@ -159,57 +165,24 @@ impl GameRecord {
 
     /// The record as text (moves in Hodges notation, replayed from the start position).
     pub fn to_text(&self, options: RulesOptions) -> Result<String, RecordError> {
-        let mut text = String::new();
-        let tag = |text: &mut String, name: &str, value: &str| {
-            let _ = writeln!(text, "[{name} \"{}\"]", value.replace(['"', '\n'], "'"));
-        };
-        for (name, value) in &self.tags {
-            tag(&mut text, name, value);
-        }
-        tag(&mut text, "Start", &self.start.to_ksfen(true));
-        tag(&mut text, "Plies", &self.moves.len().to_string());
-        let result = self.result.as_ref().map_or("*", RecordResult::score_text);
-        tag(&mut text, "Result", result);
-        if let Some(r) = &self.result {
-            tag(&mut text, "Termination", &r.termination);
-        }
-        text.push('\n');
-
         let mut game = Game::from_position(self.start.clone(), options);
-        let first_black = self.start.side_to_move() == Color::Black;
-        let mut line = String::new();
         let mut legal = Vec::new();
+        let mut moves = Vec::with_capacity(self.moves.len());
         for (i, &mv) in self.moves.iter().enumerate() {
             game.generate_legal_moves(&mut legal);
             if !legal.contains(&mv) {
                 return Err(RecordError::IllegalMove { number: i + 1 });
             }
-            let black_to_move = (i % 2 == 0) == first_black;
-            let number = (i + usize::from(!first_black)) / 2 + 1;
-            let san = format_hodges(game.position(), &legal, &mv);
-            let token = if black_to_move {
-                format!("{number}. {san}")
-            } else {
-                format!("{number}... {san}")
-            };
-            if !line.is_empty() && line.len() + token.len() + 1 > 96 {
-                text.push_str(&line);
-                text.push('\n');
-                line.clear();
-            }
-            if !line.is_empty() {
-                line.push(' ');
-            }
-            line.push_str(&token);
+            moves.push(format_hodges(game.position(), &legal, &mv));
             game.play(mv);
         }
-        if !line.is_empty() {
-            text.push_str(&line);
-            text.push('\n');
-        }
-        text.push_str(result);
-        text.push('\n');
-        Ok(text)
+        Ok(format_record(
+            &self.tags,
+            &self.start.to_ksfen(true),
+            &moves,
+            self.start.side_to_move() == Color::Black,
+            self.result.as_ref(),
+        ))
     }
 
     /// Reads a record written by [`GameRecord::to_text`] (or by hand: move numbers are optional,
@@ -302,6 +275,62 @@ impl GameRecord {
     }
 }
 
+/// The text of a record whose moves are already written in a notation: the `tags` in order,
+/// then `Start`, `Plies`, `Result` and `Termination`, a blank line, the numbered moves (lines
+/// of at most 96 columns) and the result. `first_black`: the first move is Black's (`1.`) or
+/// White's (`1...`). [`GameRecord::to_text`] writes Ko shogi games through it; the arena's
+/// match runner, which plays any game, writes its records through it too, so there is one
+/// layout for [`GameRecord::parse`] to read.
+pub fn format_record(
+    tags: &[(String, String)],
+    start_ksfen: &str,
+    moves: &[String],
+    first_black: bool,
+    result: Option<&RecordResult>,
+) -> String {
+    let mut text = String::new();
+    let tag = |text: &mut String, name: &str, value: &str| {
+        let _ = writeln!(text, "[{name} \"{}\"]", value.replace(['"', '\n'], "'"));
+    };
+    for (name, value) in tags {
+        tag(&mut text, name, value);
+    }
+    tag(&mut text, "Start", start_ksfen);
+    tag(&mut text, "Plies", &moves.len().to_string());
+    let score = result.map_or("*", RecordResult::score_text);
+    tag(&mut text, "Result", score);
+    if let Some(r) = result {
+        tag(&mut text, "Termination", &r.termination);
+    }
+    text.push('\n');
+    let mut line = String::new();
+    for (i, mv) in moves.iter().enumerate() {
+        let black_to_move = (i % 2 == 0) == first_black;
+        let number = (i + usize::from(!first_black)) / 2 + 1;
+        let token = if black_to_move {
+            format!("{number}. {mv}")
+        } else {
+            format!("{number}... {mv}")
+        };
+        if !line.is_empty() && line.len() + token.len() + 1 > 96 {
+            text.push_str(&line);
+            text.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&token);
+    }
+    if !line.is_empty() {
+        text.push_str(&line);
+        text.push('\n');
+    }
+    text.push_str(score);
+    text.push('\n');
+    text
+}
+
 /// `[Name "value"]` → (Name, value).
 fn parse_tag(line: &str) -> Option<(&str, &str)> {
     let inner = line.strip_prefix('[')?.strip_suffix(']')?;
@@ -367,6 +396,58 @@ mod tests {
             Err(RecordError::BadMove { number, .. }) => assert_eq!(number, 3),
             other => panic!("expected a bad third move, got {other:?}"),
         }
+    }
+
+    #[test]
+    fn the_layout_numbers_moves_and_ends_with_the_result() {
+        let moves: Vec<String> = ["a", "b", "c"].map(String::from).to_vec();
+        let result = RecordResult {
+            winner: Some(Color::Black),
+            termination: "general captured".into(),
+        };
+        let tags = [("Black".to_string(), "greedy".to_string())];
+        let text = format_record(&tags, "startpos", &moves, true, Some(&result));
+        assert!(text.starts_with("[Black \"greedy\"]\n[Start \"startpos\"]\n[Plies \"3\"]\n"));
+        assert!(text.contains("[Result \"1-0\"]\n[Termination \"general captured\"]\n\n"));
+        assert!(text.contains("\n1. a 1... b 2. c\n"), "{text}");
+        assert!(text.ends_with("\n1-0\n"));
+        // White moving first: its move is `1...`.
+        let text = format_record(&[], "s", &moves, false, None);
+        assert!(text.contains("\n1... a 2. b 2... c\n*\n"), "{text}");
+    }
+
+    /// Records the arena wrote before it used [`format_record`] (its own writer put `Game` and
+    /// `OpeningPlies` between `White` and `Plies`, after `Start`) still read.
+    #[test]
+    fn an_arena_record_of_the_old_writer_reads() {
+        let game = some_game(6);
+        let start = Position::startpos();
+        let moves = GameRecord {
+            tags: Vec::new(),
+            start: start.clone(),
+            moves: game.moves().copied().collect(),
+            result: None,
+        }
+        .to_text(RulesOptions::default())
+        .unwrap();
+        let move_lines = moves.split("\n\n").nth(1).unwrap().replace("\n*\n", "\n");
+        let old = format!(
+            "[Event \"koshogi arena\"]\n[Game \"12\"]\n[Black \"greedy\"]\n[White \"random\"]\n\
+             [Start \"{}\"]\n[OpeningPlies \"4\"]\n[Plies \"6\"]\n[Result \"0-1\"]\n\
+             [Termination \"max plies\"]\n\n{move_lines}0-1\n",
+            start.to_ksfen(true)
+        );
+        let record = GameRecord::parse(&old, RulesOptions::default()).unwrap();
+        assert_eq!(record.moves, game.moves().copied().collect::<Vec<_>>());
+        assert_eq!(record.tag("Game"), Some("12"));
+        assert_eq!(record.tag("OpeningPlies"), Some("4"));
+        assert_eq!(
+            record.result,
+            Some(RecordResult {
+                winner: Some(Color::White),
+                termination: "max plies".into()
+            })
+        );
     }
 
     #[test]

@@ -12,6 +12,8 @@ pub const CHECKPOINTS_DIR: &str = "checkpoints";
 pub const TENSORBOARD_DIR: &str = "tb";
 /// The ladder's tables and games.
 pub const ARENA_DIR: &str = "arena";
+/// Inside `arena/`: the ladder's ratings ([`crate::ladder_csv`]).
+pub const LADDER_CSV_FILE: &str = "ladder.csv";
 /// The evaluation reports (`koshogi eval`).
 pub const EVAL_DIR: &str = "eval";
 /// Inside a checkpoint directory: the model card (koshogi-nn's format) that players load.

@@ -11,9 +11,10 @@
 //!   change ([`tree`]).
 //!
 //! It also owns the run's local side that every role shares: the names inside a run
-//! ([`layout`]), crash-safe file writes ([`atomic`]) and the complete checkpoints of a local
-//! `checkpoints/` directory with the gate's `accepted.json` ([`local_checkpoints`]), and the
-//! bounded reading of a run's small files ([`small_file`]).
+//! ([`layout`]), crash-safe file writes ([`atomic`]), the complete checkpoints of a local
+//! `checkpoints/` directory with the gate's `accepted.json` ([`local_checkpoints`]), the
+//! bounded reading of a run's small files ([`small_file`]) and the ladder's ratings table
+//! ([`ladder_csv`]).
 //!
 //! Nothing here knows about training: the roles (`koshogi selfplay`, `train`, `arena`) decide
 //! what to send and fetch. See docs/distributed.md.
@@ -22,6 +23,7 @@ pub mod atomic;
 pub mod checkpoints;
 pub mod copy;
 mod error;
+pub mod ladder_csv;
 pub mod layout;
 pub mod local_checkpoints;
 mod location;

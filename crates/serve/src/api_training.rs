@@ -2,7 +2,7 @@
 //! trainer's losses at the top, `selfplay/`, `arena/`), read with
 //! [`koshogi_metrics::read_scalar_runs`], and the ladder's current ratings (`arena/ladder.csv`,
 //! which is re-rated as a whole after each new checkpoint and so is the Elo curve to show; read
-//! with the arena's own [`read_ladder_csv`]).
+//! with the run-store's [`read_ladder_csv`], the one owner of its format).
 //!
 //! `GET /api/training` → `{runs: {"<subdir>": {"<tag>": [[step, value]…]}}, ladder: [{name, step,
 //! elo, stderr, games, points}…] | null}`; `step` is null for a baseline of the ladder (`greedy`,
@@ -10,7 +10,7 @@
 
 use std::collections::BTreeMap;
 
-use koshogi_arena::ladder_run::read_ladder_csv;
+use koshogi_run_store::ladder_csv::read_ladder_csv;
 use serde_json::{json, Value};
 
 use crate::api::App;

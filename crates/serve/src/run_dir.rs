@@ -10,7 +10,9 @@
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
 
-use koshogi_run_store::layout::{parse_checkpoint_dir_name, CHECKPOINTS_DIR};
+use koshogi_run_store::layout::{
+    parse_checkpoint_dir_name, ARENA_DIR, CHECKPOINTS_DIR, LADDER_CSV_FILE,
+};
 use koshogi_run_store::local_checkpoints::list_checkpoints;
 use serde::Serialize;
 
@@ -69,7 +71,7 @@ impl RunDir {
     }
 
     pub fn ladder_csv(&self) -> PathBuf {
-        self.root.join("arena").join("ladder.csv")
+        self.root.join(ARENA_DIR).join(LADDER_CSV_FILE)
     }
 
     /// Every game record, newest first (then by name).
