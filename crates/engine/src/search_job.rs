@@ -1,14 +1,16 @@
 //! One `go`: a deterministic PUCT search (no root noise, most-visited move) run batch by batch
-//! against the evaluation thread, so that it can stop between batches on a visit limit, its
-//! deadline (`movetime` or the clock's budget) or `stop`. PUCT rather than Gumbel because it is
+//! against the evaluation thread by the search driver (`SearchDriver::run_until`, one batch in
+//! flight), so that it can stop between batches on a visit limit, its deadline (`movetime` or
+//! the clock's budget) or `stop`. PUCT rather than Gumbel because it is
 //! an anytime search: stopping it early still gives a sensible move, whereas Gumbel's
 //! sequential halving plans for a fixed budget.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use koshogi_mcts::eval_thread::EvalJob;
-use koshogi_mcts::{Algorithm, CachedEvaluator, EvalThread, Search, SearchConfig};
+use koshogi_mcts::{
+    Algorithm, DriverConfig, EvalThread, Phase, Search, SearchConfig, SearchDriver,
+};
 use koshogi_rules::Game;
 
 use crate::info::info_lines;
@@ -21,6 +23,8 @@ pub const INFO_INTERVAL: Duration = Duration::from_secs(1);
 /// and `stop` are checked often: a batch takes well under a millisecond with the material
 /// evaluator and a few milliseconds with a CPU network.
 pub const LEAVES_PER_BATCH: u32 = 4;
+/// Slots of the evaluation cache of one search.
+const CACHE_ENTRIES: usize = 1 << 14;
 
 /// What one search is asked to do.
 pub struct SearchRequest {
@@ -65,63 +69,44 @@ pub fn run(request: SearchRequest, eval: EvalThread<Game>) -> Option<EvalThread<
         output,
     } = request;
     let report = |lines: Vec<String>| lines.iter().for_each(|l| output.line(l));
-    let mut search = Search::new(game, engine_search_config(visits), 0);
-    if let Err(err) = search.start() {
+    let mut searches = [Search::new(game, engine_search_config(visits), 0)];
+    if let Err(err) = searches[0].start() {
         control.wait_until_released();
         output.error(&format!("cannot search: {err}"));
         output.line("bestmove none");
         return Some(eval);
     }
-    let mut eval = CachedEvaluator::new(eval, 1 << 14);
-    let mut job = EvalJob::new(0);
+    // One search: one batch at a time, so it stops between batches.
+    let config = DriverConfig {
+        cache_entries: CACHE_ENTRIES,
+        pipelined: false,
+    };
+    let mut driver = SearchDriver::new(eval, config);
     let mut next_info = Instant::now() + INFO_INTERVAL;
-    loop {
-        search.collect(0, eval.cache_mut(), &mut job.batch);
-        if !job.batch.is_empty() {
-            let answered = eval
-                .submit(job)
-                .and_then(|()| eval.receive())
-                .and_then(|mut done| std::mem::replace(&mut done.outcome, Ok(())).map(|()| done));
-            match answered {
-                Ok(done) => {
-                    job = done;
-                    for ((ticket, request), evaluation) in job
-                        .batch
-                        .tickets
-                        .iter()
-                        .zip(&job.batch.requests)
-                        .zip(&job.evaluations)
-                    {
-                        search.apply(ticket.slot, &request.moves, evaluation);
-                    }
-                    job.batch.recycle();
-                    job.evaluations.clear();
-                }
-                Err(err) => {
-                    control.wait_until_released();
-                    output.error(&format!("evaluation failed: {err}"));
-                    output.line("bestmove none");
-                    return None;
-                }
-            }
-        } else if search.phase() != koshogi_mcts::Phase::Finished {
-            // Nothing to evaluate and not finished: the tree cannot grow further.
-            break;
-        }
-        if search.phase() == koshogi_mcts::Phase::Finished {
-            break;
+    let keep_going = |searches: &mut [Search<Game>]| {
+        let search = &mut searches[0];
+        if search.phase() == Phase::Finished {
+            return false;
         }
         let now = Instant::now();
         if control.should_stop(now) {
-            break;
+            return false;
         }
         if now >= next_info {
             if let Ok(result) = search.result() {
-                report(info_lines(&search, &result, started.elapsed(), multipv));
+                report(info_lines(search, &result, started.elapsed(), multipv));
             }
             next_info = now + INFO_INTERVAL;
         }
+        true
+    };
+    if let Err(err) = driver.run_until(&mut searches, |_, _| {}, keep_going) {
+        control.wait_until_released();
+        output.error(&format!("evaluation failed: {err}"));
+        output.line("bestmove none");
+        return None;
     }
+    let [mut search] = searches;
     // `go infinite` / `go ponder`: the answer waits for `stop` or `ponderhit`.
     control.wait_until_released();
     match search.result() {
@@ -134,5 +119,5 @@ pub fn run(request: SearchRequest, eval: EvalThread<Game>) -> Option<EvalThread<
             output.line("bestmove none");
         }
     }
-    Some(eval.into_inner())
+    Some(driver.into_eval_thread())
 }

@@ -75,6 +75,11 @@ impl<G: SearchGame> SearchDriver<G> {
         self.eval.cache()
     }
 
+    /// Gives the evaluation thread back (the engine keeps one across searches).
+    pub fn into_eval_thread(self) -> EvalThread<G> {
+        self.eval.into_inner()
+    }
+
     /// Runs every started search to the end of its budget.
     pub fn run(&mut self, searches: &mut [Search<G>]) -> Result<(), EvalError> {
         self.run_with(searches, |_, _| {})
@@ -87,10 +92,27 @@ impl<G: SearchGame> SearchDriver<G> {
     pub fn run_with<F>(
         &mut self,
         searches: &mut [Search<G>],
-        mut on_finished: F,
+        on_finished: F,
     ) -> Result<(), EvalError>
     where
         F: FnMut(usize, &mut Search<G>),
+    {
+        self.run_until(searches, on_finished, |_| true)
+    }
+
+    /// [`SearchDriver::run_with`] that can also stop early: `keep_going(searches)` is asked
+    /// after every answered batch, and once it says no, no new batch is sent; the batches in
+    /// flight are still answered, then this returns. The engine stops its search this way on
+    /// a deadline or `stop`.
+    pub fn run_until<F, K>(
+        &mut self,
+        searches: &mut [Search<G>],
+        mut on_finished: F,
+        mut keep_going: K,
+    ) -> Result<(), EvalError>
+    where
+        F: FnMut(usize, &mut Search<G>),
+        K: FnMut(&mut [Search<G>]) -> bool,
     {
         let start = Instant::now();
         let groups = if self.config.pipelined && searches.len() >= 2 {
@@ -107,9 +129,10 @@ impl<G: SearchGame> SearchDriver<G> {
             })
             .collect();
         let mut in_flight = [false; 2];
+        let mut stopping = false;
         let result = 'drive: loop {
             for g in 0..groups {
-                if in_flight[g] {
+                if in_flight[g] || stopping {
                     continue;
                 }
                 let mut job = self.spare_jobs.pop().unwrap_or_else(|| EvalJob::new(g));
@@ -141,6 +164,7 @@ impl<G: SearchGame> SearchDriver<G> {
             if let Err(e) = self.answer(job, searches, &mut on_finished) {
                 break Err(e);
             }
+            stopping = stopping || !keep_going(searches);
         };
         self.stats.wall += start.elapsed();
         result

@@ -44,6 +44,7 @@ pub mod puct;
 pub mod result;
 pub mod search;
 pub mod sequential_halving;
+pub mod temperature;
 pub mod threats;
 pub mod toy;
 pub mod tree;

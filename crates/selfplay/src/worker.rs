@@ -9,6 +9,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
+use koshogi_mcts::temperature::sample_with_temperature;
 use koshogi_mcts::{DriverConfig, EvalThread, Search, SearchConfig, SearchDriver, SearchResult};
 use koshogi_replay::{GameRecorder, Provenance, SearchRecord, ShardDir, ShardWriter};
 use koshogi_rules::game_record::{GameRecord, RecordResult};
@@ -483,31 +484,18 @@ fn choose_move<M: PartialEq>(
     if ply >= config.opening_plies {
         return chosen;
     }
-    let inverse_t = 1.0 / f64::from(config.opening_temperature);
-    let weights: Vec<f64> = result
+    let base = result
         .policy
         .iter()
         .zip(&result.visit_counts)
         .map(|(&p, &visits)| {
             if visits > 0 {
-                f64::from(p.max(0.0)).powf(inverse_t)
+                f64::from(p.max(0.0))
             } else {
                 0.0
             }
-        })
-        .collect();
-    let total: f64 = weights.iter().sum();
-    if total.is_nan() || total <= 0.0 {
-        return chosen;
-    }
-    let mut x = rng.random::<f64>() * total;
-    for (i, w) in weights.iter().enumerate() {
-        if x < *w {
-            return i;
-        }
-        x -= w;
-    }
-    chosen
+        });
+    sample_with_temperature(base, config.opening_temperature, rng).unwrap_or(chosen)
 }
 
 #[cfg(test)]

@@ -7,9 +7,9 @@ use crate::child_stats::{self, ChildStats};
 use crate::config::PuctConfig;
 use crate::game::SearchGame;
 use crate::puct::{noisy_priors, select};
+use crate::temperature::choose_with_temperature;
 use crate::tree::{NodeId, Tree, ROOT};
 use crate::wdl::Wdl;
-use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
 /// The root of one PUCT search: its noisy priors.
@@ -97,39 +97,4 @@ fn select_at<M: Copy>(
         stats,
         priors,
     )
-}
-
-/// Samples a move with probability proportional to N^(1/T); T = 0 takes the most visited
-/// (higher prior, then lower index, on ties). Without visits, falls back to the prior.
-fn choose_with_temperature<R: Rng>(
-    visits: &[u32],
-    prior: &[f32],
-    temperature: f32,
-    rng: &mut R,
-) -> usize {
-    let total: u32 = visits.iter().sum();
-    if temperature <= 1e-3 || total == 0 {
-        let key = |i: usize| (visits[i], prior[i]);
-        return (0..visits.len())
-            .max_by(|&a, &b| {
-                let (va, pa) = key(a);
-                let (vb, pb) = key(b);
-                va.cmp(&vb).then(pa.total_cmp(&pb)).then(b.cmp(&a))
-            })
-            .unwrap_or(0);
-    }
-    let max = *visits.iter().max().unwrap_or(&1) as f64;
-    let weights: Vec<f64> = visits
-        .iter()
-        .map(|&n| (n as f64 / max).powf(1.0 / temperature as f64))
-        .collect();
-    let total: f64 = weights.iter().sum();
-    let mut x = rng.random::<f64>() * total;
-    for (i, w) in weights.iter().enumerate() {
-        if x < *w {
-            return i;
-        }
-        x -= w;
-    }
-    weights.iter().rposition(|&w| w > 0.0).unwrap_or(0)
 }
