@@ -16,6 +16,7 @@
 use std::path::{Path, PathBuf};
 
 use koshogi_nn::checkpoint::{self, ModelCard};
+use koshogi_nn::geometry::{BOARD_SIZE, POINTS};
 use koshogi_nn::{
     Model, ModelConfig, FEATURE_VERSION, INPUT_PLANES, MOVE_ENCODING_VERSION, POLICY_PLANES,
 };
@@ -224,7 +225,7 @@ fn move_encoding_spec() -> serde_json::Value {
     serde_json::json!({
         "version": MOVE_ENCODING_VERSION,
         "policy_planes": POLICY_PLANES,
-        "points": 361,
+        "points": POINTS,
         "leg": "(plane, point); flat index plane * 361 + point into the policy output of one position",
         "move_logit": "sum of the move's leg logits",
         "policy": "softmax of the move logits over the position's legal moves only",
@@ -248,7 +249,7 @@ fn interface() -> (Vec<TensorSpec>, Vec<TensorSpec>) {
     use serde_json::json;
     let inputs = vec![tensor(
         "features",
-        json!(["N", INPUT_PLANES, 19, 19]),
+        json!(["N", INPUT_PLANES, BOARD_SIZE, BOARD_SIZE]),
         "input planes (input_features)",
     )];
     let mut first = 0;

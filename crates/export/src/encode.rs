@@ -9,6 +9,7 @@
 use std::path::Path;
 
 use koshogi_nn::features::{encode_position, FeatureInput, FEATURE_LEN, INPUT_PLANES};
+use koshogi_nn::geometry::{BOARD_SIZE, POINTS};
 use koshogi_nn::move_encoding::{encode_move, MOVE_ENCODING_VERSION, POLICY_PLANES};
 use koshogi_nn::FEATURE_VERSION;
 use koshogi_rules::notation::{format_canonical, format_hodges};
@@ -18,8 +19,6 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::ExportError;
 use crate::npy::write_f32;
-
-const POINTS: usize = 361;
 
 /// One legal move and its policy legs.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -86,7 +85,7 @@ pub fn write_encoding(encoded: &EncodedPosition, dir: &Path) -> Result<(), Expor
     write_f32(
         &dir.join("features.npy"),
         &encoded.features,
-        &[1, INPUT_PLANES, 19, 19],
+        &[1, INPUT_PLANES, BOARD_SIZE, BOARD_SIZE],
     )?;
     let path = dir.join("moves.json");
     let mut text = serde_json::to_string_pretty(encoded).map_err(|e| ExportError::BadFile {
@@ -114,16 +113,17 @@ mod tests {
             let flat: Vec<u32> = listed
                 .legs
                 .iter()
-                .map(|[plane, point]| plane * 361 + point)
+                .map(|[plane, point]| plane * POINTS as u32 + point)
                 .collect();
             assert_eq!(flat, encode_move(game.position(), mv).unwrap().as_slice());
             assert!(listed
                 .legs
                 .iter()
-                .all(|[plane, point]| (*plane as usize) < POLICY_PLANES && *point < 361));
+                .all(|[plane, point]| (*plane as usize) < POLICY_PLANES
+                    && (*point as usize) < POINTS));
         }
         // The on-board plane is all ones and nothing else is outside 0..=1.
-        let on_board = &encoded.features[koshogi_nn::features::ON_BOARD * 361..][..361];
+        let on_board = &encoded.features[koshogi_nn::features::ON_BOARD * POINTS..][..POINTS];
         assert!(on_board.iter().all(|&v| v == 1.0));
     }
 
@@ -134,7 +134,7 @@ mod tests {
         let encoded = encode_game(&game).unwrap();
         write_encoding(&encoded, dir.path()).unwrap();
         let (features, shape) = crate::npy::read_f32(&dir.path().join("features.npy")).unwrap();
-        assert_eq!(shape, vec![1, INPUT_PLANES, 19, 19]);
+        assert_eq!(shape, vec![1, INPUT_PLANES, BOARD_SIZE, BOARD_SIZE]);
         assert_eq!(features, encoded.features);
         let text = std::fs::read_to_string(dir.path().join("moves.json")).unwrap();
         let back: EncodedPosition = serde_json::from_str(&text).unwrap();

@@ -18,6 +18,7 @@ use std::path::{Path, PathBuf};
 
 use atomic_write_file::AtomicWriteFile;
 use koshogi_nn::features::{encode_position, FeatureInput, FEATURE_LEN, PLY_FRACTION};
+use koshogi_nn::geometry::POINTS;
 use koshogi_nn::move_encoding::{encode_moves, mirror_plane, POLICY_PLANES};
 use koshogi_nn::{LossWeights, MoveLegs, FEATURE_VERSION, INPUT_PLANES, MOVE_ENCODING_VERSION};
 use koshogi_replay::npy::NpyArray;
@@ -36,7 +37,6 @@ use crate::error::ExportError;
 pub const ENCODED_FORMAT: &str = "koshogi-encoded-shards";
 pub const ENCODED_FORMAT_VERSION: u32 = 1;
 pub const MANIFEST_FILE: &str = "manifest.json";
-const POINTS: usize = 361;
 /// Bytes of one bit-packed plane (`numpy.packbits` of 361 values, most significant bit first).
 pub const PACKED_PLANE_BYTES: usize = POINTS.div_ceil(8);
 /// Deflate level of the members: the planes are mostly zero bits, and level 1 keeps the

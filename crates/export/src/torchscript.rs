@@ -17,6 +17,7 @@
 //! Method `forward(features)`, `features` float32 `[N, INPUT_PLANES, 19, 19]`
 //! (docs/input-features.md).
 
+use koshogi_nn::geometry::{BOARD_SIZE, POINTS};
 use koshogi_nn::{Model, INPUT_PLANES, POLICY_PLANES};
 use tch::{CModule, Device, Kind, Tensor};
 
@@ -25,9 +26,12 @@ use crate::error::ExportError;
 /// Names of the traced module's outputs, in order.
 pub const OUTPUT_NAMES: [&str; 4] = ["policy", "wdl_logits", "moves_left", "material"];
 /// Columns of each output in the packed matrix, in [`OUTPUT_NAMES`] order.
-pub const OUTPUT_WIDTHS: [usize; 4] = [POLICY_PLANES * 361, 3, 1, 1];
+pub const OUTPUT_WIDTHS: [usize; 4] = [POLICY_PLANES * POINTS, 3, 1, 1];
 /// Columns of the packed output matrix.
-pub const PACKED_WIDTH: usize = POLICY_PLANES * 361 + 5;
+pub const PACKED_WIDTH: usize = POLICY_PLANES * POINTS + 5;
+
+/// Files (and ranks) of the board, as a tensor dimension.
+const SIDE: i64 = BOARD_SIZE as i64;
 
 /// The method clients call.
 pub const METHOD: &str = "forward";
@@ -43,7 +47,7 @@ pub fn trace(model: &Model) -> Result<CModule, ExportError> {
     frozen.vs.freeze();
     let model = &frozen;
     let example = Tensor::zeros(
-        [1, INPUT_PLANES as i64, 19, 19],
+        [1, INPUT_PLANES as i64, SIDE, SIDE],
         (Kind::Float, model.device()),
     );
     let module = tch::no_grad(|| {
@@ -79,7 +83,7 @@ pub fn run(module: &CModule, features: &Tensor) -> Result<Vec<Tensor>, ExportErr
     let widths: Vec<i64> = OUTPUT_WIDTHS.iter().map(|&w| w as i64).collect();
     let parts = packed.split_with_sizes(&widths, 1);
     Ok(vec![
-        parts[0].reshape([n, POLICY_PLANES as i64, 19, 19]),
+        parts[0].reshape([n, POLICY_PLANES as i64, SIDE, SIDE]),
         parts[1].shallow_clone(),
         parts[2].reshape([n]),
         parts[3].reshape([n]),
@@ -104,7 +108,10 @@ mod tests {
         let path = dir.path().join("m.pt");
         module.save(&path).unwrap();
         let loaded = CModule::load(&path).unwrap();
-        let input = Tensor::rand([3, INPUT_PLANES as i64, 19, 19], (Kind::Float, Device::Cpu));
+        let input = Tensor::rand(
+            [3, INPUT_PLANES as i64, SIDE, SIDE],
+            (Kind::Float, Device::Cpu),
+        );
         let expected = tch::no_grad(|| model.network.forward(&input));
         let got = run(&loaded, &input).unwrap();
         let pairs = [

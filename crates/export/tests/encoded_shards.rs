@@ -20,6 +20,7 @@ use std::process::Command;
 
 use koshogi_export::shards::{Manifest, MANIFEST_FILE};
 use koshogi_export::{encode_game, encode_shards, ShardEncodeOptions};
+use koshogi_nn::geometry::POINTS;
 use koshogi_nn::move_encoding::encode_moves;
 use koshogi_nn::{
     checkpoint, compute_losses, LossWeights, Model, ModelConfig, MoveLegs, SampleTargets,
@@ -214,7 +215,11 @@ fn replay(shards: &Path) -> HashMap<(u64, u32), Expected> {
             encode_moves(game.position(), &moves, &mut legs).unwrap();
             // `koshogi encode` lists the same legs.
             for (listed, leg) in encoded.moves.iter().zip(&legs) {
-                let flat: Vec<u32> = listed.legs.iter().map(|[p, q]| p * 361 + q).collect();
+                let flat: Vec<u32> = listed
+                    .legs
+                    .iter()
+                    .map(|[p, q]| p * POINTS as u32 + q)
+                    .collect();
                 assert_eq!(flat, leg.as_slice());
             }
             expected.insert(
@@ -277,13 +282,13 @@ fn encoded_shards_hold_what_the_rules_engine_and_the_trainer_make_of_each_row() 
             // Input planes: unpack as numpy.unpackbits does, put back the ply plane.
             let mut features = vec![0f32; FEATURE_LEN];
             for (i, value) in features.iter_mut().enumerate() {
-                let (plane, point) = (i / 361, i % 361);
+                let (plane, point) = (i / POINTS, i % POINTS);
                 let byte = packed[(row * 140 + plane) * 46 + point / 8];
                 *value = f32::from((byte >> (7 - point % 8)) & 1);
             }
-            features[138 * 361..139 * 361].fill(ply_fraction[row]);
+            features[138 * POINTS..139 * POINTS].fill(ply_fraction[row]);
             assert_eq!(features, want.features, "row {row} of {}", file.file);
-            repeated_thrice += usize::from(features[137 * 361] == 1.0);
+            repeated_thrice += usize::from(features[137 * POINTS] == 1.0);
             ply_rows += usize::from(ply_fraction[row] > 0.0);
             // Legal moves and their legs, in generation order.
             let first = move_offsets[row] as usize;

@@ -277,7 +277,7 @@ mod tests {
         let general = piece_state(PieceKind::General, false);
         assert_eq!(buf[(OWN_PIECES + general) * POINTS + 18 * 19 + 9], 1.0);
         assert_eq!(buf[(OPPONENT_PIECES + general) * POINTS + 9], 1.0);
-        assert_eq!(count(ON_BOARD..ON_BOARD + 1), 361.0);
+        assert_eq!(count(ON_BOARD..ON_BOARD + 1), POINTS as f32);
         assert_eq!(count(OWN_IMMOBILIZED..ON_BOARD), 0.0);
     }
 
@@ -375,7 +375,8 @@ mod tests {
             OPPONENT_DRUM_LOST,
         ]
         .map(|p| total(&buf, p));
-        assert_eq!(flags, [361.0, 0.0, 0.0, 361.0]);
+        let all = POINTS as f32;
+        assert_eq!(flags, [all, 0.0, 0.0, all]);
         position.set_side_to_move(Color::White);
         encode_position(&FeatureInput::from_position(&position, &options), &mut buf).unwrap();
         let flags = [
@@ -385,7 +386,7 @@ mod tests {
             OPPONENT_DRUM_LOST,
         ]
         .map(|p| total(&buf, p));
-        assert_eq!(flags, [0.0, 361.0, 361.0, 0.0]);
+        assert_eq!(flags, [0.0, all, all, 0.0]);
     }
 
     #[test]

@@ -6,9 +6,9 @@
 //! bottom (rank 19 = own back rank) and "forward" is always Δrank = −1.
 
 /// Files (and ranks) of the board.
-pub const BOARD_SIZE: usize = 19;
+pub const BOARD_SIZE: usize = koshogi_rules::BOARD_SIZE as usize;
 /// Points of the board.
-pub const POINTS: usize = BOARD_SIZE * BOARD_SIZE;
+pub const POINTS: usize = koshogi_rules::Square::COUNT;
 
 /// A displacement (Δfile, Δrank) in the mover's frame.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -11,7 +11,7 @@
 pub const BOARD_BYTES: usize = POINTS + 1;
 
 /// Points on the board.
-pub const POINTS: usize = 361;
+pub const POINTS: usize = Square::COUNT;
 
 /// Version of this byte code (recorded in each shard's meta).
 pub const BOARD_ENCODING_VERSION: u32 = 1;

@@ -34,7 +34,7 @@ pub fn to_sq(mb: usize) -> Square {
 pub static MB_TO_SQ: [u16; CELLS] = {
     let mut t = [u16::MAX; CELLS];
     let mut i = 0;
-    while i < 361 {
+    while i < Square::COUNT {
         t[to_mb(i)] = i as u16;
         i += 1;
     }

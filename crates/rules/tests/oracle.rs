@@ -577,9 +577,9 @@ fn scrambled_positions_match_the_oracle() {
     for seed in 0..scrambles {
         let mut rng = ChaCha8Rng::seed_from_u64(90_000 + seed);
         let mut board: BTreeMap<usize, String> = BTreeMap::new();
-        board.insert(rng.random_range(0..361), "G".into());
+        board.insert(rng.random_range(0..Square::COUNT), "G".into());
         while board.len() < 2 {
-            board.insert(rng.random_range(0..361), "g".into());
+            board.insert(rng.random_range(0..Square::COUNT), "g".into());
         }
         while board.len() < 52 {
             let kind = koshogi_rules::PieceKind::ALL[rng.random_range(0..57)];
@@ -593,7 +593,9 @@ fn scrambled_positions_match_the_oracle() {
             if rng.random_bool(0.5) {
                 token = token.to_lowercase();
             }
-            board.entry(rng.random_range(0..361)).or_insert(token);
+            board
+                .entry(rng.random_range(0..Square::COUNT))
+                .or_insert(token);
         }
         let pieces: Vec<(String, String)> = board
             .iter()

@@ -5,6 +5,7 @@
 use std::path::PathBuf;
 
 use koshogi_replay::{PolicyEntry, PositionRecord, BOARD_BYTES};
+use koshogi_rules::Square;
 use rand::seq::index::sample;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -20,7 +21,7 @@ pub fn synthetic_game(
 ) -> Vec<PositionRecord> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut board = [0u8; BOARD_BYTES];
-    for point in board.iter_mut().take(361) {
+    for point in board.iter_mut().take(Square::COUNT) {
         if rng.random_bool(0.5) {
             *point = rng.random_range(1..=228);
         }
@@ -30,11 +31,11 @@ pub fn synthetic_game(
     let material_for_first: i16 = rng.random_range(-20..=20);
     (0..plies)
         .map(|ply| {
-            let from = rng.random_range(0..361);
-            let to = rng.random_range(0..361);
+            let from = rng.random_range(0..Square::COUNT);
+            let to = rng.random_range(0..Square::COUNT);
             board[to] = board[from];
             board[from] = 0;
-            board[361] = (ply % 2) as u8;
+            board[Square::COUNT] = (ply % 2) as u8;
             let legal = rng.random_range(1..=1200u32);
             let full_search = rng.random_bool(full_search_fraction);
             let policy = if full_search {
