@@ -168,14 +168,20 @@ impl Move {
         self.capture_mask != 0 || self.n_shots != 0
     }
 
-    /// True for a pass (§4.6, AMB-29): legs that end back on the origin, removing nothing and
-    /// promoting nothing, so the board is as it was (only the turn changes). A stationary shot
-    /// (no legs) captures, so it is never a pass; igui ends on the origin but captures.
+    /// True for a pass (§4.6, AMB-29): a stationary move ([`Move::is_stationary`]) that
+    /// promotes nothing, so the board is as it was (only the turn changes; under the
+    /// non-default `flame_mode = tenjiku_like` an enemy flame next to the origin still burns
+    /// the passer). This is the one definition of a pass: search, notation, statistics and
+    /// tools all ask it.
     pub fn is_pass(&self) -> bool {
-        self.n_legs > 1
-            && self.destination() == self.origin
-            && !self.is_capture()
-            && self.promotion != Promotion::Promote
+        self.is_stationary() && self.promotion != Promotion::Promote
+    }
+
+    /// True for legs that end back on the origin removing nothing: a pass, or one that
+    /// promotes the piece in place. A stationary shot (no legs) captures, so it is never
+    /// stationary in this sense; igui ends on the origin but captures.
+    pub fn is_stationary(&self) -> bool {
+        self.n_legs > 1 && self.destination() == self.origin && !self.is_capture()
     }
 
     /// Points whose enemy pieces this move removes by displacement, igui or shot, sorted and

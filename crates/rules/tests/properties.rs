@@ -9,7 +9,7 @@
 use std::collections::HashSet;
 
 use koshogi_rules::notation::{format_hodges, parse_canonical, parse_hodges};
-use koshogi_rules::{Game, Move, Position, RulesOptions, Square};
+use koshogi_rules::{FlameMode, Game, Move, Position, RulesOptions, Square};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -93,6 +93,15 @@ fn check_position(
                 back.hash(),
                 after.hash(),
                 "{context}: hash of re-read KSFEN after {name}"
+            );
+        }
+        // A pass leaves the board as it was, and only a pass does (but for a stationary enemy
+        // flame burning the passer under `flame_mode = tenjiku_like`).
+        if opts.flame_mode == FlameMode::ActiveOnly {
+            assert_eq!(
+                mv.is_pass(),
+                after.pieces().eq(pos.pieces()),
+                "{context}: {name} is_pass"
             );
         }
         after.undo(undo);

@@ -62,10 +62,8 @@ pub fn format_hodges(position: &Position, legal: &[Move], mv: &Move) -> String {
         return mv.to_string();
     };
     let designation = piece_designation(piece);
-    let is_pass =
-        mv.destination() == mv.origin() && mv.removed_points().is_empty() && mv.shots().is_empty();
     let tail = hodges_tail(mv);
-    if is_pass {
+    if mv.is_stationary() {
         return format!(
             "{designation}{origin}-{origin}{promo}",
             origin = mv.origin(),
