@@ -1,7 +1,7 @@
 //! KSFEN (§14.1): the one-line position text `<board> <side> [<move number>]`.
 //! Parsing is strict: anything off the grammar is an error naming the rank and the token.
 
-use crate::{Color, Piece, PieceKind, Position, Square};
+use crate::{Color, Piece, PieceKind, Position, Square, BOARD_SIZE};
 
 /// Why a KSFEN line was rejected.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -84,13 +84,13 @@ impl Position {
             }
         };
         let ranks: Vec<&str> = fields[0].split('/').collect();
-        if ranks.len() != 19 {
+        if ranks.len() != usize::from(BOARD_SIZE) {
             return Err(KsfenError::RankCount(ranks.len()));
         }
         let mut pos = Position::empty(side);
         for (r, rank_text) in ranks.iter().enumerate() {
             let rank_char = (b'a' + r as u8) as char;
-            let mut file: i32 = 19; // next file to fill, counting down
+            let mut file = i32::from(BOARD_SIZE); // next file to fill, counting down
             let mut previous_was_number = false;
             let mut last_token = "";
             for token in rank_text.split(',') {
@@ -116,7 +116,7 @@ impl Position {
                     if n > file {
                         return Err(KsfenError::RankWidth {
                             rank: rank_char,
-                            points: (19 - file + n) as usize,
+                            points: (i32::from(BOARD_SIZE) - file + n) as usize,
                             token: token.to_string(),
                         });
                     }
@@ -127,7 +127,7 @@ impl Position {
                     if file < 1 {
                         return Err(KsfenError::RankWidth {
                             rank: rank_char,
-                            points: 20,
+                            points: usize::from(BOARD_SIZE) + 1,
                             token: token.to_string(),
                         });
                     }
@@ -140,7 +140,7 @@ impl Position {
             if file != 0 {
                 return Err(KsfenError::RankWidth {
                     rank: rank_char,
-                    points: (19 - file) as usize,
+                    points: (i32::from(BOARD_SIZE) - file) as usize,
                     token: last_token.to_string(),
                 });
             }

@@ -8,6 +8,8 @@ use std::str::FromStr;
 
 /// Number of files and ranks.
 pub const BOARD_SIZE: u8 = 19;
+/// [`BOARD_SIZE`] as the type of a square's index.
+const SIDE: u16 = BOARD_SIZE as u16;
 
 /// One of the 361 intersections. File 1 is Black's right edge, rank 1 (`a`) is White's back rank.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -15,12 +17,12 @@ pub struct Square(u16);
 
 impl Square {
     /// Number of points on the board.
-    pub const COUNT: usize = 361;
+    pub const COUNT: usize = BOARD_SIZE as usize * BOARD_SIZE as usize;
 
     /// The point at `file`, `rank` (both 1-based), or `None` when off the board.
     pub fn new(file: u8, rank: u8) -> Option<Square> {
         if (1..=BOARD_SIZE).contains(&file) && (1..=BOARD_SIZE).contains(&rank) {
-            Some(Square((rank as u16 - 1) * 19 + (file as u16 - 1)))
+            Some(Square((rank as u16 - 1) * SIDE + (file as u16 - 1)))
         } else {
             None
         }
@@ -44,12 +46,12 @@ impl Square {
 
     /// File 1..=19 (1 = Black's right-hand edge).
     pub fn file(self) -> u8 {
-        (self.0 % 19) as u8 + 1
+        (self.0 % SIDE) as u8 + 1
     }
 
     /// Rank 1..=19 (1 = `a`, White's back rank; 19 = `s`, Black's back rank).
     pub fn rank(self) -> u8 {
-        (self.0 / 19) as u8 + 1
+        (self.0 / SIDE) as u8 + 1
     }
 
     /// Rank letter `a`..=`s`.

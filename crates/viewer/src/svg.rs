@@ -6,7 +6,7 @@
 
 use std::fmt::Write as _;
 
-use koshogi_rules::{Color, Move, Position, Square};
+use koshogi_rules::{Color, Move, Position, Square, BOARD_SIZE};
 
 /// Distance between neighbouring points, in picture units (public so that clients such as the
 /// web viewer can map a click on the picture to a point).
@@ -31,7 +31,7 @@ pub fn point_centre(square: Square) -> (f64, f64) {
 }
 
 fn centre(square: Square) -> (f64, f64) {
-    let x = MARGIN + CELL * f64::from(19 - square.file());
+    let x = MARGIN + CELL * f64::from(BOARD_SIZE - square.file());
     let y = MARGIN + CELL * f64::from(square.rank() - 1);
     (x, y)
 }
@@ -71,8 +71,8 @@ pub fn render_svg(position: &Position, last: Option<LastMove<'_>>) -> String {
 }
 
 fn grid(svg: &mut String) {
-    let (first, last) = (MARGIN, MARGIN + CELL * 18.0);
-    for i in 0..19 {
+    let (first, last) = (MARGIN, MARGIN + CELL * f64::from(BOARD_SIZE - 1));
+    for i in 0..BOARD_SIZE {
         let offset = MARGIN + CELL * f64::from(i);
         let _ = writeln!(
             svg,
@@ -82,8 +82,8 @@ fn grid(svg: &mut String) {
             svg,
             r##"<line x1="{offset}" y1="{first}" x2="{offset}" y2="{last}" stroke="#333" stroke-width="1"/>"##
         );
-        let file = 19 - i;
-        let rank = char::from(b'a' + i as u8);
+        let file = BOARD_SIZE - i;
+        let rank = char::from(b'a' + i);
         for y in [MARGIN - 26.0, last + 32.0] {
             let _ = writeln!(
                 svg,
