@@ -1,9 +1,9 @@
 //! Ko shogi in the arena: [`ArenaGame`] for `koshogi_rules::Game`.
 //!
 //! Records use the rules crate's Hodges-style notation (§11.1, disambiguated against the legal
-//! moves) and its termination texts, so an arena record is a valid
-//! `koshogi_rules::game_record::GameRecord` (same layout and tags, plus `Game` and
-//! `OpeningPlies`) that `koshogi show --game FILE` can replay.
+//! moves) and its termination texts; the match runner lays them out with the rules crate's
+//! `format_record` (tags `Game` and `OpeningPlies` added), so an arena record is a
+//! `koshogi_rules::game_record::GameRecord` that `koshogi show --game FILE` can replay.
 
 use koshogi_rules::game_record::termination_text;
 use koshogi_rules::notation::format_hodges;
