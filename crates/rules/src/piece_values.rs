@@ -125,34 +125,27 @@ pub fn baseline_piece_value(kind: PieceKind) -> f64 {
 mod tests {
     use super::*;
 
-    /// Every value, in `PieceKind::ALL` order: the measured players depend on these numbers, so
-    /// a change must be deliberate (and change this list).
+    /// Every (search, baseline) value, in `PieceKind::ALL` order: the measured players depend
+    /// on these numbers, so a change must be deliberate (and change this list).
+    #[rustfmt::skip]
+    const MEASURED: [(f32, f64); PieceKind::COUNT] = [
+        (20.0, 50.0), (3.0, 5.0), (3.0, 5.0), (3.0, 4.0), (5.0, 8.0), (3.0, 4.0), (3.0, 4.0),
+        (3.0, 4.0), (2.5, 3.0), (4.0, 8.0), (4.0, 6.0), (5.0, 5.0), (3.0, 15.0), (3.0, 6.0),
+        (3.0, 10.0), (3.0, 3.0), (9.0, 12.0), (7.0, 9.0), (7.0, 8.0), (5.0, 5.0), (5.0, 8.0),
+        (5.0, 7.0), (3.0, 4.0), (3.5, 5.0), (4.0, 5.0), (3.0, 3.0), (5.0, 6.0), (1.0, 1.0),
+        (4.0, 5.0), (1.5, 1.5), (5.0, 5.0), (4.0, 4.0), (6.0, 8.0), (3.0, 3.0), (8.0, 12.0),
+        (8.0, 12.0), (6.0, 8.0), (6.0, 8.0), (8.0, 9.0), (6.0, 10.0), (9.0, 16.0), (9.0, 14.0),
+        (10.0, 12.0), (20.0, 50.0), (8.0, 12.0), (8.0, 14.0), (13.0, 16.0), (10.0, 13.0),
+        (10.0, 12.0), (10.0, 12.0), (8.0, 14.0), (6.0, 8.0), (6.5, 9.0), (7.0, 10.0),
+        (9.0, 10.0), (8.0, 11.0), (9.0, 10.0),
+    ];
+
     #[test]
     fn the_scales_are_the_measured_ones() {
-        let search: Vec<f32> = PieceKind::ALL
-            .iter()
-            .map(|&k| search_piece_value(k))
-            .collect();
-        #[rustfmt::skip]
-        let expected_search: [f32; PieceKind::COUNT] = [
-            20.0, 3.0, 3.0, 3.0, 5.0, 3.0, 3.0, 3.0, 2.5, 4.0, 4.0, 5.0, 3.0, 3.0, 3.0, 3.0, 9.0,
-            7.0, 7.0, 5.0, 5.0, 5.0, 3.0, 3.5, 4.0, 3.0, 5.0, 1.0, 4.0, 1.5, 5.0, 4.0, 6.0, 3.0,
-            8.0, 8.0, 6.0, 6.0, 8.0, 6.0, 9.0, 9.0, 10.0, 20.0, 8.0, 8.0, 13.0, 10.0, 10.0, 10.0,
-            8.0, 6.0, 6.5, 7.0, 9.0, 8.0, 9.0,
-        ];
-        assert_eq!(search, expected_search);
-        let baseline: Vec<f64> = PieceKind::ALL
-            .iter()
-            .map(|&k| baseline_piece_value(k))
-            .collect();
-        #[rustfmt::skip]
-        let expected_baseline: [f64; PieceKind::COUNT] = [
-            50.0, 5.0, 5.0, 4.0, 8.0, 4.0, 4.0, 4.0, 3.0, 8.0, 6.0, 5.0, 15.0, 6.0, 10.0, 3.0, 12.0,
-            9.0, 8.0, 5.0, 8.0, 7.0, 4.0, 5.0, 5.0, 3.0, 6.0, 1.0, 5.0, 1.5, 5.0, 4.0, 8.0, 3.0,
-            12.0, 12.0, 8.0, 8.0, 9.0, 10.0, 16.0, 14.0, 12.0, 50.0, 12.0, 14.0, 16.0, 13.0, 12.0,
-            12.0, 14.0, 8.0, 9.0, 10.0, 10.0, 11.0, 10.0,
-        ];
-        assert_eq!(baseline, expected_baseline);
+        for (kind, &(search, baseline)) in PieceKind::ALL.iter().zip(&MEASURED) {
+            assert_eq!(search_piece_value(*kind), search, "{kind:?}");
+            assert_eq!(baseline_piece_value(*kind), baseline, "{kind:?}");
+        }
     }
 
     #[test]
