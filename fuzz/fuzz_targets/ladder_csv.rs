@@ -1,12 +1,12 @@
 //! The ladder table `arena/ladder.csv` as the viewer's training page reads it
-//! (`koshogi_arena::ladder_run::read_ladder_csv`). Accepted rows are in order (checkpoints by
+//! (`koshogi_run_store::ladder_csv::read_ladder_csv`). Accepted rows are in order (checkpoints by
 //! step, then the baselines), serialise to JSON (the API's answer), and written again as CSV
 //! (every number in full) read back the same.
 #![no_main]
 
 use std::fmt::Write;
 
-use koshogi_arena::ladder_run::{read_ladder_csv, LadderRow};
+use koshogi_run_store::ladder_csv::{read_ladder_csv, LadderRow};
 use libfuzzer_sys::fuzz_target;
 
 fn same(a: f64, b: f64) -> bool {
