@@ -11,14 +11,12 @@
 use std::fmt;
 use std::str::FromStr;
 
-use koshogi_arena::baselines::alphabeta::{alphabeta_move, SearchLimits};
+use koshogi_arena::baselines::alphabeta::{alphabeta_move, SearchLimits, MAX_DEPTH};
 use koshogi_arena::baselines::greedy::greedy_move;
+use koshogi_arena::player_spec::{PlayerSpec, PlayerSpecError};
 use koshogi_rules::{Game, Move};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
-
-/// Deepest alpha-beta opponent accepted (the arena's `ab:<depth>` range).
-const MAX_DEPTH: u32 = 4;
 
 /// A classical player for self-play games, written as in the arena: `greedy` or `ab:<depth>`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -43,37 +41,38 @@ impl FixedOpponent {
     }
 }
 
-impl fmt::Display for FixedOpponent {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            FixedOpponent::Greedy => f.write_str("greedy"),
-            FixedOpponent::AlphaBeta { depth } => write!(f, "ab:{depth}"),
+impl From<FixedOpponent> for PlayerSpec {
+    fn from(opponent: FixedOpponent) -> PlayerSpec {
+        match opponent {
+            FixedOpponent::Greedy => PlayerSpec::Greedy,
+            FixedOpponent::AlphaBeta { depth } => PlayerSpec::AlphaBeta { depth },
         }
     }
 }
 
+impl fmt::Display for FixedOpponent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        PlayerSpec::from(*self).fmt(f)
+    }
+}
+
+/// Read with the arena's player syntax; only its classical players are accepted. The error
+/// quotes at most 40 characters of the text (a config value may be anything).
 impl FromStr for FixedOpponent {
     type Err = String;
 
     fn from_str(text: &str) -> Result<Self, String> {
-        let text = text.trim();
-        if text == "greedy" {
-            return Ok(FixedOpponent::Greedy);
+        let shown: String = text.trim().chars().take(40).collect();
+        match text.parse::<PlayerSpec>() {
+            Ok(PlayerSpec::Greedy) => Ok(FixedOpponent::Greedy),
+            Ok(PlayerSpec::AlphaBeta { depth }) => Ok(FixedOpponent::AlphaBeta { depth }),
+            Err(PlayerSpecError::BadDepth(_)) => Err(format!(
+                "`{shown}`: the depth must be a whole number from 1 to {MAX_DEPTH}"
+            )),
+            _ => Err(format!(
+                "unknown opponent `{shown}`: expected greedy or ab:<depth> (1 to {MAX_DEPTH})"
+            )),
         }
-        if let Some(depth) = text.strip_prefix("ab:") {
-            return match depth.parse::<u32>() {
-                Ok(depth) if (1..=MAX_DEPTH).contains(&depth) => {
-                    Ok(FixedOpponent::AlphaBeta { depth })
-                }
-                _ => Err(format!(
-                    "`ab:{depth}`: the depth must be a whole number from 1 to {MAX_DEPTH}"
-                )),
-            };
-        }
-        let shown: String = text.chars().take(40).collect();
-        Err(format!(
-            "unknown opponent `{shown}`: expected greedy or ab:<depth> (1 to {MAX_DEPTH})"
-        ))
     }
 }
 
