@@ -286,6 +286,36 @@ mod tests {
     }
 
     #[test]
+    fn the_opponent_schedule_reads_as_an_array_of_tables() {
+        use koshogi_selfplay::fixed_opponent::FixedOpponent;
+        let text = "[selfplay]\nfixed_opponent = \"greedy\"\n\
+                    [[selfplay.fixed_opponent_schedule]]\nfrom_step = 4000\nopponent = \"ab:1\"\n\
+                    [[selfplay.fixed_opponent_schedule]]\nfrom_step = 9000\nopponent = \"ab:2\"\n";
+        let config = RunConfig::parse(text).unwrap();
+        assert_eq!(
+            config.selfplay.fixed_opponent_at(3999),
+            FixedOpponent::Greedy
+        );
+        assert_eq!(
+            config.selfplay.fixed_opponent_at(4000),
+            FixedOpponent::AlphaBeta { depth: 1 }
+        );
+        assert_eq!(
+            config.selfplay.fixed_opponent_at(9000),
+            FixedOpponent::AlphaBeta { depth: 2 }
+        );
+        let backwards = text.replace("9000", "10");
+        let err = RunConfig::parse(&backwards).unwrap_err();
+        assert!(
+            format!("{err:#}").contains("fixed_opponent_schedule"),
+            "{err:#}"
+        );
+        let typo = text.replace("from_step = 4000", "from_stp = 4000");
+        let err = RunConfig::parse(&typo).unwrap_err();
+        assert!(format!("{err:#}").contains("from_stp"), "{err:#}");
+    }
+
+    #[test]
     fn an_impossible_value_is_an_error_naming_the_field() {
         let err = RunConfig::parse("[selfplay]\nfull_search_probability = 2.0\n").unwrap_err();
         assert!(

@@ -14,7 +14,7 @@ pub mod resign;
 pub mod stats;
 pub mod worker;
 
-pub use config::{CapResult, ResignConfig, SelfplayConfig};
+pub use config::{CapResult, OpponentStage, ResignConfig, SelfplayConfig};
 pub use network_player::CheckpointFollowingEvaluator;
 pub use pool::run_pool;
 pub use stats::{SelfplayStats, SelfplayTotals};

@@ -30,11 +30,11 @@ pub struct SelfplayTotals {
     pub evaluated: u64,
     /// Largest batch the drivers could form (sum over workers of their half-pools).
     pub batch_capacity: u64,
-    /// Games against the fixed opponent (`selfplay.fixed_opponent_fraction`), and the
-    /// network's points in them (1 a win, ½ a draw).
+    /// Games against the current fixed opponent (`selfplay.fixed_opponent_fraction`), and the
+    /// network's points in them (1 a win, ½ a draw); both restart when the schedule moves on.
     pub opponent_games: u64,
     pub opponent_points: f64,
-    /// Which opponent that was (set by the first such game).
+    /// Which opponent that is (set by the latest such game).
     pub opponent: Option<FixedOpponent>,
 }
 

@@ -19,6 +19,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::config::SelfplayConfig;
+use crate::fixed_opponent::FixedOpponent;
 use crate::policy_target::sparse_policy_target;
 use crate::resign::ResignTracker;
 use crate::stats::SelfplayStats;
@@ -134,9 +135,9 @@ struct GameInProgress {
     /// Whether the search now running is a full one (recorded as a policy target).
     full_search: bool,
     finished: bool,
-    /// The side the fixed opponent plays in this game, if any
-    /// (`selfplay.fixed_opponent_fraction`).
-    opponent: Option<Color>,
+    /// The side the fixed opponent plays in this game and which opponent, if any
+    /// (`selfplay.fixed_opponent_fraction`, chosen by the schedule when the game starts).
+    opponent: Option<(Color, FixedOpponent)>,
 }
 
 /// Runs one worker until its games are done (budget spent or stop requested and in-flight
@@ -254,7 +255,10 @@ impl<'a> WorkerState<'a> {
             recorder: GameRecorder::new(id),
             full_search: true,
             finished: false,
-            opponent: against_opponent.then_some(opponent_color),
+            opponent: against_opponent.then(|| {
+                let step = ctx.model.step(self.worker);
+                (opponent_color, ctx.config.fixed_opponent_at(step))
+            }),
         };
         (search, progress)
     }
@@ -266,10 +270,9 @@ impl<'a> WorkerState<'a> {
         search: &mut Search<Game>,
         game: &GameInProgress,
     ) -> Result<Option<Outcome>, SelfplayError> {
-        let Some(side) = game.opponent else {
+        let Some((side, opponent)) = game.opponent else {
             return Ok(None);
         };
-        let opponent = self.ctx.config.fixed_opponent;
         while search.game().position().side_to_move() == side {
             let Some(mv) = opponent.choose_move(search.game(), &mut self.rng) else {
                 return Ok(search.game().outcome());
@@ -403,8 +406,13 @@ impl<'a> WorkerState<'a> {
                 t.resign_audits += 1;
                 t.false_resignations += u64::from(wrong);
             }
-            if let Some(side) = game.opponent {
-                t.opponent = Some(ctx.config.fixed_opponent);
+            if let Some((side, opponent)) = game.opponent {
+                if t.opponent != Some(opponent) {
+                    // A new stage of the schedule: the score is against this opponent only.
+                    t.opponent = Some(opponent);
+                    t.opponent_games = 0;
+                    t.opponent_points = 0.0;
+                }
                 t.opponent_games += 1;
                 t.opponent_points += match outcome.winner() {
                     Some(winner) if winner == side => 0.0,
@@ -440,8 +448,8 @@ impl<'a> WorkerState<'a> {
     ) -> Result<(), SelfplayError> {
         let id = progress.id;
         let player = |color: Color| {
-            if progress.opponent == Some(color) {
-                self.ctx.config.fixed_opponent.to_string()
+            if let Some((_, opponent)) = progress.opponent.filter(|(side, _)| *side == color) {
+                opponent.to_string()
             } else {
                 format!("step {model_step}")
             }

@@ -10,8 +10,8 @@ use koshogi_rules::game_record::GameRecord;
 use koshogi_rules::{Color, Game, RulesOptions};
 use koshogi_selfplay::fixed_opponent::FixedOpponent;
 use koshogi_selfplay::{
-    run_pool, CapResult, GameBudget, ModelSignals, ResignConfig, SelfplayConfig, SelfplayStats,
-    WorkerContext,
+    run_pool, CapResult, GameBudget, ModelSignals, OpponentStage, ResignConfig, SelfplayConfig,
+    SelfplayStats, WorkerContext,
 };
 
 fn context(run_dir: &std::path::Path, games: u64, config: SelfplayConfig) -> WorkerContext {
@@ -283,6 +283,35 @@ fn games_against_alpha_beta_name_it_in_records_and_totals() {
             .filter(|(k, v)| (k == "Black" || k == "White") && v == "ab:1")
             .count();
         assert_eq!(named, 1, "{:?}", record.tags);
+    }
+}
+
+#[test]
+fn the_opponent_schedule_picks_the_opponent_of_the_checkpoint_playing() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = SelfplayConfig {
+        games_per_worker: 2,
+        max_plies: 30,
+        fixed_opponent_fraction: 1.0,
+        fixed_opponent: FixedOpponent::Greedy,
+        fixed_opponent_schedule: vec![OpponentStage {
+            from_step: 400,
+            opponent: FixedOpponent::AlphaBeta { depth: 1 },
+        }],
+        positions_per_shard: 1,
+        ..small_config()
+    };
+    // The worker's evaluator plays checkpoint 400: every game meets the stage's opponent.
+    let ctx = context(dir.path(), 2, config);
+    ctx.model.publish_step(0, 400);
+    run_pool(&ctx, |_| Ok(MaterialEvaluator::default())).unwrap();
+    let totals = ctx.stats.snapshot();
+    assert_eq!(totals.opponent_games, 2);
+    assert_eq!(totals.opponent, Some(FixedOpponent::AlphaBeta { depth: 1 }));
+    for entry in std::fs::read_dir(dir.path().join("games")).unwrap() {
+        let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        assert!(text.contains("ab:1"), "{text}");
+        assert!(!text.contains("greedy"), "{text}");
     }
 }
 
