@@ -9,7 +9,7 @@
 
 use std::path::{Path, PathBuf};
 
-use koshogi_run_store::atomic::write_atomic;
+use koshogi_files::atomic::write_atomic;
 
 use crate::elo::{format_elo, Z_95};
 use crate::evaluation::{eval_dir, EvalConditions, EvalRow, Evaluation};

@@ -5,8 +5,8 @@
 
 use std::path::Path;
 
+use koshogi_files::atomic::write_atomic;
 use koshogi_rules::game_record::score_text;
-use koshogi_run_store::atomic::write_atomic;
 
 use crate::game::Side;
 

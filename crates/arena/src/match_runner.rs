@@ -20,8 +20,8 @@
 
 use std::path::{Path, PathBuf};
 
+use koshogi_files::atomic::write_atomic;
 use koshogi_rules::game_record::{format_record, RecordResult};
-use koshogi_run_store::atomic::write_atomic;
 use rand::seq::IndexedRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;

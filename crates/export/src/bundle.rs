@@ -15,12 +15,12 @@
 
 use std::path::{Path, PathBuf};
 
+use koshogi_files::atomic::write_atomic;
 use koshogi_nn::checkpoint::{self, ModelCard};
 use koshogi_nn::geometry::{BOARD_SIZE, POINTS};
 use koshogi_nn::{
     Model, ModelConfig, FEATURE_VERSION, INPUT_PLANES, MOVE_ENCODING_VERSION, POLICY_PLANES,
 };
-use koshogi_run_store::atomic::write_atomic;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 

@@ -8,13 +8,13 @@
 
 use std::path::Path;
 
+use koshogi_files::atomic::write_atomic;
 use koshogi_nn::features::{encode_position, FeatureInput, FEATURE_LEN, INPUT_PLANES};
 use koshogi_nn::geometry::{BOARD_SIZE, POINTS};
 use koshogi_nn::move_encoding::{encode_move, MOVE_ENCODING_VERSION, POLICY_PLANES};
 use koshogi_nn::FEATURE_VERSION;
 use koshogi_rules::notation::{format_canonical, format_hodges};
 use koshogi_rules::Game;
-use koshogi_run_store::atomic::write_atomic;
 use serde::{Deserialize, Serialize};
 
 use crate::error::ExportError;

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use koshogi_run_store::atomic::write_atomic;
+use koshogi_files::atomic::write_atomic;
 
 use crate::error::ExportError;
 

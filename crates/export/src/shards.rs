@@ -17,6 +17,7 @@ use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use atomic_write_file::AtomicWriteFile;
+use koshogi_files::atomic::write_atomic;
 use koshogi_nn::features::{encode_position, FeatureInput, FEATURE_LEN, PLY_FRACTION};
 use koshogi_nn::geometry::POINTS;
 use koshogi_nn::move_encoding::{encode_moves, mirror_plane, POLICY_PLANES};
@@ -24,7 +25,6 @@ use koshogi_nn::{LossWeights, MoveLegs, FEATURE_VERSION, INPUT_PLANES, MOVE_ENCO
 use koshogi_replay::npy::NpyArray;
 use koshogi_replay::{decode_position, list_shards, Shard, ShardArrays};
 use koshogi_rules::{Move, RulesOptions};
-use koshogi_run_store::atomic::write_atomic;
 use koshogi_train::material_outlook::{material_targets, mover_balances};
 use koshogi_train::sampler::value_target;
 use koshogi_train::MaterialHeadTarget;

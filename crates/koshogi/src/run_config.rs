@@ -112,7 +112,7 @@ pub fn prepare_run_dir(run_dir: &Path, config_text: &str) -> Result<()> {
     let kept = run_dir.join(RUN_CONFIG_FILE);
     if !kept.exists() && !config_text.is_empty() {
         // Atomically: a crash must not leave a truncated copy that every later start keeps.
-        koshogi_run_store::atomic::write_atomic(&kept, config_text.as_bytes())
+        koshogi_files::atomic::write_atomic(&kept, config_text.as_bytes())
             .with_context(|| format!("writing {}", kept.display()))?;
     }
     Ok(())

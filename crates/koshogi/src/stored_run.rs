@@ -173,7 +173,7 @@ pub fn resolve_config(
         ),
         Some(_) => {}
     }
-    koshogi_run_store::atomic::write_atomic(&cache.join(CONFIG_FILE), text.as_bytes())
+    koshogi_files::atomic::write_atomic(&cache.join(CONFIG_FILE), text.as_bytes())
         .with_context(|| format!("writing {}", cache.join(CONFIG_FILE).display()))?;
     Ok((parsed, text))
 }

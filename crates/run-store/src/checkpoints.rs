@@ -13,13 +13,13 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::atomic::write_atomic;
 use crate::layout::{
     checkpoint_dir_name, is_temporary, parse_checkpoint_dir_name, CHECKPOINTS_DIR, LATEST_POINTER,
     PUBLISHED_MARKER,
 };
 use crate::remote::MAX_OBJECT_BYTES;
 use crate::{RemoteRun, StoreError};
+use koshogi_files::atomic::write_atomic;
 
 /// Small JSON objects (markers, pointers) are never read past this size.
 const MAX_POINTER_BYTES: u64 = 1 << 20;

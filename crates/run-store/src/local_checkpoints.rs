@@ -14,9 +14,9 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::atomic::write_atomic;
 use crate::layout::{parse_checkpoint_dir_name, ACCEPTED_FILE};
 use crate::small_file::read_small_text;
+use koshogi_files::atomic::write_atomic;
 
 /// Listing a checkpoint directory or writing `accepted.json` failed.
 #[derive(Debug, thiserror::Error)]

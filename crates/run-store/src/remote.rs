@@ -15,9 +15,9 @@ use futures::TryStreamExt;
 use object_store::path::Path as ObjectPath;
 use object_store::{ClientOptions, ObjectStore, ObjectStoreExt, PutPayload, RetryConfig};
 
-use crate::atomic::write_atomic;
 use crate::location::SCHEMES;
 use crate::StoreError;
+use koshogi_files::atomic::write_atomic;
 
 /// The largest object a run reads into memory (checkpoints of the largest networks fit).
 pub const MAX_OBJECT_BYTES: u64 = 4 << 30;

@@ -9,12 +9,12 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
+use koshogi_files::atomic::write_atomic;
 use koshogi_mcts::temperature::sample_with_temperature;
 use koshogi_mcts::{DriverConfig, EvalThread, Search, SearchConfig, SearchDriver, SearchResult};
 use koshogi_replay::{GameRecorder, Provenance, SearchRecord, ShardDir, ShardWriter};
 use koshogi_rules::game_record::{GameRecord, RecordResult};
 use koshogi_rules::{Color, DrawReason, Game, Outcome, Position, RulesOptions, WinReason};
-use koshogi_run_store::atomic::write_atomic;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 

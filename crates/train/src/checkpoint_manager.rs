@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use koshogi_run_store::atomic::{sync_dir, sync_tree};
+use koshogi_files::atomic::{sync_dir, sync_tree};
 use koshogi_run_store::layout::checkpoint_dir_name;
 use koshogi_run_store::local_checkpoints::{
     latest_checkpoint, list_checkpoints, LocalCheckpointError,

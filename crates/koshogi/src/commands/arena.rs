@@ -254,7 +254,7 @@ fn single_match(args: &ArenaArgs, settings: MatchSettings, runtime: RuntimeConfi
     println!("{summary}");
     if let Some(dir) = &settings.output_dir {
         let text = format!("{summary}\n");
-        koshogi_run_store::atomic::write_atomic(&dir.join("summary.txt"), text.as_bytes())
+        koshogi_files::atomic::write_atomic(&dir.join("summary.txt"), text.as_bytes())
             .with_context(|| format!("writing {}", dir.display()))?;
         println!("records: {}", dir.display());
     }
