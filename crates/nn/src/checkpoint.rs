@@ -5,15 +5,17 @@
 //! (`<name>.safetensors`, next to it). Loading checks all of it before touching libtorch, so an
 //! incompatible or mismatched checkpoint is a clear error, never a crash or silently wrong
 //! play. Both files are written atomically (temporary file in the same directory, fsync,
-//! rename); the weights go first, so a card never names weights that are not complete.
+//! rename, through `koshogi_files::atomic`, the workspace's one implementation of it); the
+//! weights go first, so a card never names weights that are not complete. The weights' hash is
+//! `koshogi_files::digest`'s hex, the spelling every other hash of the workspace uses.
 
 use std::collections::HashMap;
 use std::fs::{self, File};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use koshogi_files::atomic::{write_atomic, TempFile};
+use koshogi_files::digest::sha256_hex_of;
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 use tch::{Device, Kind, Tensor};
 
 use crate::config::ModelConfig;
@@ -114,24 +116,6 @@ fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> NnError + '_ {
     }
 }
 
-/// Renames `tmp` over `target` after flushing it, then flushes the directory entry.
-fn commit(tmp: &Path, target: &Path) -> Result<(), NnError> {
-    File::open(tmp)
-        .and_then(|f| f.sync_all())
-        .map_err(io_error(tmp))?;
-    fs::rename(tmp, target).map_err(io_error(target))?;
-    if let Some(dir) = target.parent() {
-        let dir = if dir.as_os_str().is_empty() {
-            Path::new(".")
-        } else {
-            dir
-        };
-        // Directory fsync is best effort (not every filesystem supports it).
-        let _ = File::open(dir).and_then(|d| d.sync_all());
-    }
-    Ok(())
-}
-
 /// Refuses anything but a regular file of at most `max_bytes` (a device behind a link, a
 /// directory, a huge file) before it is read.
 fn check_regular_file(path: &Path, max_bytes: u64, what: &str) -> Result<(), NnError> {
@@ -149,26 +133,8 @@ fn check_regular_file(path: &Path, max_bytes: u64, what: &str) -> Result<(), NnE
 /// as /dev/zero behind a link would otherwise be read forever).
 fn sha256_of(path: &Path) -> Result<String, NnError> {
     check_regular_file(path, MAX_WEIGHTS_BYTES, "weights file")?;
-    let mut hasher = Sha256::new();
     let file = File::open(path).map_err(io_error(path))?;
-    std::io::copy(
-        &mut std::io::Read::take(file, MAX_WEIGHTS_BYTES + 1),
-        &mut hasher,
-    )
-    .map_err(io_error(path))?;
-    Ok(hasher
-        .finalize()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect())
-}
-
-fn temp_sibling(target: &Path, suffix: &str) -> PathBuf {
-    let name = target
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    target.with_file_name(format!(".{name}.tmp-{}{suffix}", std::process::id()))
+    sha256_hex_of(std::io::Read::take(file, MAX_WEIGHTS_BYTES + 1)).map_err(io_error(path))
 }
 
 /// Why a checkpoint argument names no model card.
@@ -257,9 +223,10 @@ pub fn save(
         )));
     }
     let weights_path = weights_path_for(card_path);
-    let tmp_weights = temp_sibling(&weights_path, ".safetensors");
-    model.vs.save(&tmp_weights)?;
-    commit(&tmp_weights, &weights_path)?;
+    // libtorch writes the file itself, given a path (and picks safetensors by its extension).
+    let tmp_weights = TempFile::beside(&weights_path);
+    model.vs.save(tmp_weights.path())?;
+    tmp_weights.commit().map_err(io_error(&weights_path))?;
 
     let card = ModelCard {
         format: CARD_FORMAT.to_string(),
@@ -283,14 +250,9 @@ pub fn save(
             .map(|d| d.as_secs())
             .unwrap_or(0),
     };
-    let text = serde_json::to_string_pretty(&card).map_err(|e| fail(e.to_string()))?;
-    let tmp_card = temp_sibling(card_path, "");
-    let mut file = File::create(&tmp_card).map_err(io_error(&tmp_card))?;
-    file.write_all(text.as_bytes())
-        .and_then(|()| file.write_all(b"\n"))
-        .map_err(io_error(&tmp_card))?;
-    drop(file);
-    commit(&tmp_card, card_path)?;
+    let mut text = serde_json::to_string_pretty(&card).map_err(|e| fail(e.to_string()))?;
+    text.push('\n');
+    write_atomic(card_path, text.as_bytes()).map_err(io_error(card_path))?;
     Ok(card)
 }
 
