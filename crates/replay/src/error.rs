@@ -2,6 +2,8 @@
 
 use std::path::PathBuf;
 
+use crate::npz::NpzError;
+
 /// A malformed `.npy` member.
 #[derive(Debug, thiserror::Error)]
 pub enum NpyError {
@@ -89,6 +91,20 @@ impl ShardError {
         ShardError::Io {
             path: path.into(),
             source,
+        }
+    }
+
+    /// An `.npz` failure of `path`: zip and I/O errors keep their kinds, the bounds are
+    /// [`ShardError::Invalid`].
+    pub(crate) fn npz(path: impl Into<PathBuf>, error: NpzError) -> ShardError {
+        let path = path.into();
+        match error {
+            NpzError::Io(source) => ShardError::Io { path, source },
+            NpzError::Zip(source) => ShardError::Zip { path, source },
+            bound => ShardError::Invalid {
+                path,
+                reason: bound.to_string(),
+            },
         }
     }
 

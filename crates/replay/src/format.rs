@@ -1,7 +1,7 @@
 //! The shard container: which members a shard holds, its `meta` JSON and its checksum.
 //!
-//! A shard is an `.npz` file (a zip archive of `.npy` members, deflate-compressed) so that
-//! `numpy.load` reads it with nothing else installed. The full specification, with a worked
+//! A shard is an `.npz` file (a zip archive of `.npy` members, deflate-compressed: [`crate::npz`],
+//! [`crate::npy`]) so that `numpy.load` reads it with nothing else installed. The full specification, with a worked
 //! Python example, is docs/replay-format.md; keep the two in step and bump
 //! [`FORMAT_VERSION`] on any change a reader could notice.
 
@@ -89,17 +89,8 @@ pub fn shard_checksum<'a>(members: impl IntoIterator<Item = (&'a str, &'a [u8])>
     hasher.finalize().into()
 }
 
-/// The zip entry name of a member (`numpy.savez` appends `.npy`; `numpy.load` strips it).
-pub fn entry_name(member: &str) -> String {
-    format!("{member}.npy")
-}
-
 fn checksum_entry_name() -> &'static str {
     "sha256.npy"
-}
-
-pub(crate) fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 #[cfg(test)]

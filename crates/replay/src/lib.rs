@@ -12,6 +12,9 @@
 //! [`Shard::open_or_skip`], then [`Shard::records`] or [`Shard::arrays`]; a reader that may be
 //! given shards from elsewhere than a local directory (the trainer) goes through a
 //! [`ShardSource`] ([`LocalShardDir`] locally; [`Shard::from_bytes`] for fetched bytes).
+//!
+//! The crate also owns the workspace's `.npy` and `.npz` formats ([`npy`], [`npz`]), which
+//! koshogi-export uses for its arrays too.
 
 pub mod board;
 pub mod error;
@@ -19,6 +22,7 @@ pub mod format;
 pub mod game_recorder;
 pub mod naming;
 pub mod npy;
+pub mod npz;
 pub mod reader;
 pub mod record;
 pub mod shard_source;
@@ -34,6 +38,7 @@ pub use game_recorder::{GameRecorder, SearchRecord};
 pub use naming::{
     finished_shard_names, parse_shard_file_name, shards_dir, validate_writer_id, ShardFile,
 };
+pub use npz::NpzError;
 pub use reader::{list_shards, read_all_shards, Shard};
 pub use record::{PolicyEntry, PositionRecord, Record, ShardArrays};
 pub use shard_source::{LocalShardDir, ShardSource};

@@ -6,13 +6,15 @@ use std::fs::{self, File};
 use std::io::{BufReader, Cursor, Read, Seek};
 use std::path::{Path, PathBuf};
 
+use koshogi_files::digest::hex;
+
 use crate::error::ShardError;
 use crate::format::{
-    entry_name, hex, shard_checksum, ShardMeta, CHECKSUM_MEMBER, FORMAT_NAME, FORMAT_VERSION,
-    META_MEMBER,
+    shard_checksum, ShardMeta, CHECKSUM_MEMBER, FORMAT_NAME, FORMAT_VERSION, META_MEMBER,
 };
 use crate::naming::{parse_shard_file_name, ShardFile};
 use crate::npy::{Dtype, NpyArray};
+use crate::npz::{entry_name, read_npz};
 use crate::record::{Record, ShardArrays};
 
 /// The members of one shard may not claim more than this uncompressed in all (guards against a
@@ -76,47 +78,7 @@ impl Shard {
         reader: R,
         file_size: u64,
     ) -> Result<Shard, ShardError> {
-        let zip_error = |e| ShardError::Zip {
-            path: path.to_path_buf(),
-            source: e,
-        };
-        let mut archive = zip::ZipArchive::new(reader).map_err(zip_error)?;
-        let mut raw: BTreeMap<String, Vec<u8>> = BTreeMap::new();
-        let mut claimed: u64 = 0;
-        for index in 0..archive.len() {
-            let entry = archive.by_index(index).map_err(zip_error)?;
-            let name = entry.name().to_string();
-            let declared = entry.size();
-            claimed = claimed.saturating_add(declared);
-            if claimed > MAX_SHARD_BYTES {
-                return Err(ShardError::invalid(
-                    path,
-                    format!("member {name} is too large (over {MAX_SHARD_BYTES} bytes in all)"),
-                ));
-            }
-            // Trust the declared size only so far: a damaged header must not force a huge allocation.
-            let mut bytes = Vec::with_capacity(declared.min(1 << 26) as usize);
-            // Never more than the declared size (and one byte to notice a longer member): the zip
-            // crate inflates a member to its end whatever its header says, so a small file could
-            // otherwise expand into any amount of memory. Reading to the end of the member makes
-            // the zip crate check its CRC-32.
-            entry
-                .take(declared.saturating_add(1))
-                .read_to_end(&mut bytes)
-                .map_err(|e| ShardError::io(path, e))?;
-            if bytes.len() as u64 != declared {
-                return Err(ShardError::invalid(
-                    path,
-                    format!("member {name} does not hold its declared {declared} bytes"),
-                ));
-            }
-            if raw.insert(name.clone(), bytes).is_some() {
-                return Err(ShardError::invalid(
-                    path,
-                    format!("member {name} appears twice"),
-                ));
-            }
-        }
+        let raw = read_npz(reader, MAX_SHARD_BYTES).map_err(|e| ShardError::npz(path, e))?;
 
         let checksum_entry = entry_name(CHECKSUM_MEMBER);
         let stored = raw

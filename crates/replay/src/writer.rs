@@ -4,20 +4,24 @@
 //! name and the directory fsynced. Rename is atomic on POSIX file systems, so a reader sees either
 //! the complete, checksummed file or nothing. Temporary files left by a killed process are removed
 //! the next time a [`ShardDir`] is opened.
+//!
+//! The temporary name is this crate's (`naming`: it carries the writer's pid, for that clean-up)
+//! and the final name is only chosen at the rename, when the sequence number is taken; the rename
+//! and directory sync are `koshogi_files::atomic::rename_into_place`, the workspace's one
+//! implementation of atomic writes.
 
 use std::fs::{self, File};
-use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use zip::write::SimpleFileOptions;
+use koshogi_files::atomic::rename_into_place;
 
 use crate::board::BOARD_ENCODING_VERSION;
 use crate::error::ShardError;
 use crate::format::{
-    entry_name, shard_checksum, Provenance, ShardMeta, AUX_FIELDS, CHECKSUM_MEMBER, FORMAT_NAME,
+    shard_checksum, Provenance, ShardMeta, AUX_FIELDS, CHECKSUM_MEMBER, FORMAT_NAME,
     FORMAT_VERSION, META_MEMBER,
 };
 use crate::naming::{
@@ -25,6 +29,7 @@ use crate::naming::{
     validate_writer_id, ShardFile,
 };
 use crate::npy::NpyArray;
+use crate::npz::{entry_name, write_npz};
 use crate::record::{PositionRecord, ShardArrays};
 
 /// Deflate level 6 (zlib's default). Measured with the `shard_size` example (32 random games of
@@ -89,7 +94,7 @@ impl ShardDir {
         let temp_path = self
             .dir
             .join(temp_file_name(writer_id, std::process::id(), counter));
-        let written = write_npz(&temp_path, &meta, arrays).and_then(|()| {
+        let written = write_shard_file(&temp_path, &meta, arrays).and_then(|()| {
             // Allocate the sequence number and rename under one lock: shards of this process
             // become visible in sequence order, so "everything up to N" is a valid cursor.
             let mut next = self
@@ -99,8 +104,7 @@ impl ShardDir {
             // Another process writing to the same directory may have moved ahead.
             let sequence = (*next).max(highest_sequence(&self.dir)?.map_or(0, |s| s + 1));
             let path = self.dir.join(shard_file_name(sequence, writer_id));
-            fs::rename(&temp_path, &path).map_err(|e| ShardError::io(&path, e))?;
-            sync_dir(&self.dir)?;
+            rename_into_place(&temp_path, &path).map_err(|e| ShardError::io(&path, e))?;
             *next = sequence + 1;
             Ok(ShardFile {
                 sequence,
@@ -115,21 +119,27 @@ impl ShardDir {
     }
 }
 
-/// Serialises the members, zips them into `path` and fsyncs the file.
-fn write_npz(path: &Path, meta: &ShardMeta, arrays: &ShardArrays) -> Result<(), ShardError> {
+/// Serialises the members, zips them into `path` (a new file) and fsyncs it.
+fn write_shard_file(path: &Path, meta: &ShardMeta, arrays: &ShardArrays) -> Result<(), ShardError> {
     let meta_json = serde_json::to_vec(meta).expect("ShardMeta always serialises");
-    let mut members: Vec<(String, Vec<u8>)> = arrays
+    let mut members: Vec<(&str, Vec<u8>)> = arrays
         .to_members()
         .into_iter()
-        .map(|(name, array)| (entry_name(name), array.to_npy_bytes()))
+        .map(|(name, array)| (name, array.to_npy_bytes()))
         .collect();
     members.push((
-        entry_name(META_MEMBER),
+        META_MEMBER,
         NpyArray::from_elements(vec![meta_json.len()], &meta_json).to_npy_bytes(),
     ));
-    let checksum = shard_checksum(members.iter().map(|(n, b)| (n.as_str(), b.as_slice())));
+    let entries: Vec<String> = members.iter().map(|(name, _)| entry_name(name)).collect();
+    let checksum = shard_checksum(
+        entries
+            .iter()
+            .zip(&members)
+            .map(|(entry, (_, bytes))| (entry.as_str(), bytes.as_slice())),
+    );
     members.push((
-        entry_name(CHECKSUM_MEMBER),
+        CHECKSUM_MEMBER,
         NpyArray::from_elements(vec![32], &checksum).to_npy_bytes(),
     ));
 
@@ -138,30 +148,11 @@ fn write_npz(path: &Path, meta: &ShardMeta, arrays: &ShardArrays) -> Result<(), 
         .create_new(true)
         .open(path)
         .map_err(|e| ShardError::io(path, e))?;
-    let mut zip = zip::ZipWriter::new(BufWriter::new(file));
-    let zip_error = |e: zip::result::ZipError| ShardError::Zip {
-        path: path.to_path_buf(),
-        source: e,
-    };
-    for (name, bytes) in &members {
-        let options = SimpleFileOptions::default()
-            .compression_method(zip::CompressionMethod::Deflated)
-            .compression_level(Some(DEFLATE_LEVEL))
-            .large_file(bytes.len() as u64 >= u64::from(u32::MAX));
-        zip.start_file(name.as_str(), options).map_err(zip_error)?;
-        zip.write_all(bytes).map_err(|e| ShardError::io(path, e))?;
-    }
-    let buffered = zip.finish().map_err(zip_error)?;
-    let file = buffered
-        .into_inner()
-        .map_err(|e| ShardError::io(path, e.into_error()))?;
+    let members = members
+        .iter()
+        .map(|(name, bytes)| (*name, bytes.as_slice()));
+    let file = write_npz(file, members, DEFLATE_LEVEL).map_err(|e| ShardError::npz(path, e))?;
     file.sync_all().map_err(|e| ShardError::io(path, e))
-}
-
-fn sync_dir(dir: &Path) -> Result<(), ShardError> {
-    File::open(dir)
-        .and_then(|d| d.sync_all())
-        .map_err(|e| ShardError::io(dir, e))
 }
 
 fn highest_sequence(dir: &Path) -> Result<Option<u64>, ShardError> {
