@@ -4,17 +4,21 @@ use std::path::PathBuf;
 
 use crate::npz::NpzError;
 
-/// A malformed `.npy` member.
+/// A malformed `.npy` array (a shard member, or a file koshogi-export reads).
 #[derive(Debug, thiserror::Error)]
 pub enum NpyError {
     #[error("not an .npy array (bad magic bytes)")]
     BadMagic,
     #[error("truncated .npy array")]
     Truncated,
-    #[error("unsupported .npy format version {0}")]
-    UnsupportedVersion(u8),
+    #[error("unsupported .npy format version {major}.{minor}")]
+    UnsupportedVersion { major: u8, minor: u8 },
+    #[error(".npy header of {len} bytes is longer than the {max} allowed")]
+    HeaderTooLong { len: u64, max: usize },
     #[error("bad .npy header: {0}")]
     BadHeader(String),
+    #[error("Fortran-order .npy arrays are not supported")]
+    FortranOrder,
     #[error("unsupported .npy element type {0:?}")]
     UnsupportedDtype(String),
     #[error(".npy data has {actual} bytes, the header promises {expected}")]

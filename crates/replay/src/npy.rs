@@ -1,9 +1,17 @@
 //! The `.npy` array format (numpy's own, version 1.0 for writing, 1.0–3.0 for reading), limited to
-//! the little-endian, C-order element types a shard uses.
+//! the little-endian, C-order element types the workspace uses — the one `.npy` implementation:
+//! replay shards ([`crate::npz`] members), and koshogi-export's `features.npy`, encoded shards
+//! and the arrays its tests exchange with Python.
 //!
 //! Why by hand: the header is one padded Python-dict literal, and writing it ourselves lets the
-//! shard use float16 columns and flat `Vec`s without pulling in `ndarray`; the zip container,
-//! compression and CRCs come from the `zip` crate.
+//! shard use float16 columns and flat `Vec`s without pulling in `ndarray`. Why here: export,
+//! the other user, already depends on this crate, which is the lowest one both share.
+//!
+//! Reading treats the bytes as hostile (a shard fetched from a store, a file from anyone):
+//! [`NpyHeader::parse`] is a real parser of the header's dict literal — exactly the keys
+//! `descr`, `fortran_order` and `shape`, each once, with a type string, `True`/`False` and a
+//! tuple of integers — and every size is bounded ([`MAX_HEADER_BYTES`], [`MAX_DIMS`], checked
+//! products) before anything is allocated, so bad input is an [`NpyError`], never a panic.
 
 use crate::error::NpyError;
 
@@ -126,47 +134,16 @@ impl NpyArray {
         out
     }
 
-    /// Parses `.npy` bytes; any deviation from the format (or a big-endian / Fortran-order array,
-    /// which shards never contain) is an error, never a panic.
+    /// Parses `.npy` bytes ([`NpyHeader::parse`], then exactly the promised number of data
+    /// bytes); any deviation from the format, or a big-endian or Fortran-order array (which the
+    /// workspace never writes), is an error, never a panic.
     pub fn from_npy_bytes(bytes: &[u8]) -> Result<NpyArray, NpyError> {
-        if bytes.len() < 10 || &bytes[..6] != MAGIC {
-            return Err(NpyError::BadMagic);
+        let (header, data_start) = NpyHeader::parse(bytes)?;
+        if header.fortran_order {
+            return Err(NpyError::FortranOrder);
         }
-        let major = bytes[6];
-        let (header_len, header_start) = match major {
-            1 => (u16::from_le_bytes([bytes[8], bytes[9]]) as usize, 10usize),
-            2 | 3 => {
-                if bytes.len() < 12 {
-                    return Err(NpyError::Truncated);
-                }
-                (
-                    u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]) as usize,
-                    12,
-                )
-            }
-            other => return Err(NpyError::UnsupportedVersion(other)),
-        };
-        let data_start = header_start
-            .checked_add(header_len)
-            .filter(|&end| end <= bytes.len())
-            .ok_or(NpyError::Truncated)?;
-        let header = std::str::from_utf8(&bytes[header_start..data_start])
-            .map_err(|_| NpyError::BadHeader("header is not UTF-8".into()))?;
-        let descr = dict_value(header, "descr")?;
-        let descr = descr.trim_matches(|c| c == '\'' || c == '"');
-        let dtype = Dtype::from_descr(descr)
-            .ok_or_else(|| NpyError::UnsupportedDtype(descr.to_string()))?;
-        if dict_value(header, "fortran_order")? != "False" {
-            return Err(NpyError::BadHeader(
-                "Fortran-order arrays are not supported".into(),
-            ));
-        }
-        let shape = parse_shape(dict_value(header, "shape")?)?;
-        let expected = shape
-            .iter()
-            .try_fold(dtype.size(), |acc, &d| acc.checked_mul(d))
-            .ok_or_else(|| NpyError::BadHeader("shape overflows".into()))?;
-        let data = &bytes[data_start..];
+        let expected = header.data_len()?;
+        let data = bytes.get(data_start..).ok_or(NpyError::Truncated)?;
         if data.len() != expected {
             return Err(NpyError::DataLength {
                 expected,
@@ -174,58 +151,277 @@ impl NpyArray {
             });
         }
         Ok(NpyArray {
-            dtype,
-            shape,
+            dtype: header.dtype,
+            shape: header.shape,
             data: data.to_vec(),
         })
     }
 }
 
-/// The text of a value in the header's dict literal, up to the next top-level comma or brace.
-fn dict_value<'a>(header: &'a str, key: &str) -> Result<&'a str, NpyError> {
-    let missing = || NpyError::BadHeader(format!("no '{key}' key"));
-    let quoted = [format!("'{key}'"), format!("\"{key}\"")];
-    let key_pos = quoted
-        .iter()
-        .find_map(|k| header.find(k.as_str()).map(|p| p + k.len()))
-        .ok_or_else(missing)?;
-    let rest = header[key_pos..].trim_start();
-    let rest = rest.strip_prefix(':').ok_or_else(missing)?.trim_start();
-    let mut depth = 0usize;
-    for (i, c) in rest.char_indices() {
-        match c {
-            '(' | '[' => depth += 1,
-            ')' | ']' => {
-                if depth == 0 {
-                    return Ok(rest[..i].trim());
-                }
-                depth -= 1;
-                if depth == 0 {
-                    return Ok(rest[..=i].trim());
-                }
-            }
-            ',' | '}' if depth == 0 => return Ok(rest[..i].trim()),
-            _ => {}
-        }
-    }
-    Err(missing())
+/// The longest header read, in bytes: numpy's own reader refuses longer ones unless told
+/// otherwise (`numpy.load(max_header_size=10000)`); the headers written here are 118 bytes.
+pub const MAX_HEADER_BYTES: usize = 10_000;
+
+/// The most dimensions an array may have (numpy's own limit, `NPY_MAXDIMS`, since numpy 2.0).
+pub const MAX_DIMS: usize = 64;
+
+/// Type strings and keys are quoted in errors up to this many characters.
+const QUOTE_CHARS: usize = 40;
+
+/// What a `.npy` header says about the data that follows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NpyHeader {
+    pub dtype: Dtype,
+    /// Whether the data is in column-major order (numpy's `fortran_order`).
+    pub fortran_order: bool,
+    pub shape: Vec<usize>,
 }
 
-fn parse_shape(text: &str) -> Result<Vec<usize>, NpyError> {
-    let inner = text
-        .strip_prefix('(')
-        .and_then(|t| t.strip_suffix(')'))
-        .ok_or_else(|| NpyError::BadHeader(format!("shape {text:?} is not a tuple")))?;
-    inner
-        .split(',')
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .map(|s| {
-            s.trim_end_matches('L')
-                .parse::<usize>()
-                .map_err(|_| NpyError::BadHeader(format!("bad dimension {s:?} in shape")))
-        })
-        .collect()
+impl NpyHeader {
+    /// Parses the preamble (magic, version 1.0, 2.0 or 3.0, header length) and the header of
+    /// `.npy` bytes. Returns the header and the offset of the data. The header must be the dict
+    /// literal numpy writes — `{'descr': <type string>, 'fortran_order': <True|False>,
+    /// 'shape': <tuple of integers>}` in any key order, with or without a trailing comma,
+    /// padded with whitespace — and at most [`MAX_HEADER_BYTES`] long.
+    pub fn parse(bytes: &[u8]) -> Result<(NpyHeader, usize), NpyError> {
+        if bytes.get(..MAGIC.len()) != Some(&MAGIC[..]) {
+            return Err(NpyError::BadMagic);
+        }
+        let (major, minor) = match bytes.get(6..8) {
+            Some(&[major, minor]) => (major, minor),
+            _ => return Err(NpyError::Truncated),
+        };
+        // Version 1.0 has a u16 header length, 2.0 and 3.0 (UTF-8 header) a u32.
+        let header_start = match (major, minor) {
+            (1, 0) => 10,
+            (2, 0) | (3, 0) => 12,
+            _ => return Err(NpyError::UnsupportedVersion { major, minor }),
+        };
+        let length_field = bytes.get(8..header_start).ok_or(NpyError::Truncated)?;
+        let header_len = length_field
+            .iter()
+            .rev()
+            .fold(0u64, |len, &byte| len << 8 | u64::from(byte));
+        if header_len > MAX_HEADER_BYTES as u64 {
+            return Err(NpyError::HeaderTooLong {
+                len: header_len,
+                max: MAX_HEADER_BYTES,
+            });
+        }
+        let data_start = header_start + header_len as usize;
+        let header = bytes
+            .get(header_start..data_start)
+            .ok_or(NpyError::Truncated)?;
+        Ok((parse_dict(header)?, data_start))
+    }
+
+    /// The number of data bytes the header promises (an error if that overflows).
+    pub fn data_len(&self) -> Result<usize, NpyError> {
+        self.shape
+            .iter()
+            .try_fold(self.dtype.size(), |acc, &d| acc.checked_mul(d))
+            .ok_or_else(|| NpyError::BadHeader("the shape's byte count overflows".into()))
+    }
+}
+
+/// The header's dict literal (see [`NpyHeader::parse`]).
+fn parse_dict(header: &[u8]) -> Result<NpyHeader, NpyError> {
+    if !header.is_ascii() {
+        return Err(NpyError::BadHeader("header is not ASCII".into()));
+    }
+    let mut cursor = Cursor {
+        text: header,
+        at: 0,
+    };
+    let (mut dtype, mut fortran_order, mut shape) = (None, None, None);
+    cursor.expect(b'{', "'{'")?;
+    if !cursor.eat(b'}') {
+        loop {
+            let key = cursor.string()?;
+            cursor.expect(b':', "':'")?;
+            match key {
+                "descr" => set_once(&mut dtype, key, cursor.dtype()?)?,
+                "fortran_order" => set_once(&mut fortran_order, key, cursor.boolean()?)?,
+                "shape" => set_once(&mut shape, key, cursor.shape()?)?,
+                other => {
+                    return Err(NpyError::BadHeader(format!(
+                        "unexpected key {:?}",
+                        quote(other)
+                    )))
+                }
+            }
+            if cursor.eat(b'}') {
+                break;
+            }
+            cursor.expect(b',', "',' or '}'")?;
+            if cursor.eat(b'}') {
+                break;
+            }
+        }
+    }
+    cursor.skip_whitespace();
+    if cursor.at != header.len() {
+        return Err(cursor.error("only padding after the dictionary"));
+    }
+    let missing = |key: &str| NpyError::BadHeader(format!("no '{key}' key"));
+    Ok(NpyHeader {
+        dtype: dtype.ok_or_else(|| missing("descr"))?,
+        fortran_order: fortran_order.ok_or_else(|| missing("fortran_order"))?,
+        shape: shape.ok_or_else(|| missing("shape"))?,
+    })
+}
+
+fn set_once<T>(slot: &mut Option<T>, key: &str, value: T) -> Result<(), NpyError> {
+    if slot.replace(value).is_some() {
+        return Err(NpyError::BadHeader(format!("key '{key}' appears twice")));
+    }
+    Ok(())
+}
+
+/// At most [`QUOTE_CHARS`] characters of untrusted text, for an error message.
+fn quote(text: &str) -> String {
+    text.chars().take(QUOTE_CHARS).collect()
+}
+
+/// A position in the (ASCII) header text; every method skips leading whitespace.
+struct Cursor<'a> {
+    text: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Cursor<'a> {
+    fn skip_whitespace(&mut self) {
+        while matches!(self.peek(), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+            self.at += 1;
+        }
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.text.get(self.at).copied()
+    }
+
+    fn error(&self, expected: &str) -> NpyError {
+        NpyError::BadHeader(format!("expected {expected} at byte {}", self.at))
+    }
+
+    /// Consumes `byte` if it comes next.
+    fn eat(&mut self, byte: u8) -> bool {
+        self.skip_whitespace();
+        let found = self.peek() == Some(byte);
+        if found {
+            self.at += 1;
+        }
+        found
+    }
+
+    fn expect(&mut self, byte: u8, what: &str) -> Result<(), NpyError> {
+        if self.eat(byte) {
+            Ok(())
+        } else {
+            Err(self.error(what))
+        }
+    }
+
+    /// A Python string literal in single or double quotes, without escapes.
+    fn string(&mut self) -> Result<&'a str, NpyError> {
+        self.skip_whitespace();
+        let quote_byte = match self.peek() {
+            Some(q @ (b'\'' | b'"')) => q,
+            _ => return Err(self.error("a quoted string")),
+        };
+        let start = self.at + 1;
+        let rest = self.text.get(start..).unwrap_or_default();
+        let len = rest.iter().position(|&b| b == quote_byte).ok_or_else(|| {
+            NpyError::BadHeader(format!("unterminated string at byte {}", self.at))
+        })?;
+        let content = &rest[..len];
+        if content.contains(&b'\\') {
+            return Err(NpyError::BadHeader(format!(
+                "escape in the string at byte {}",
+                self.at
+            )));
+        }
+        self.at = start + len + 1;
+        // The header was checked to be ASCII.
+        std::str::from_utf8(content).map_err(|_| NpyError::BadHeader("header is not ASCII".into()))
+    }
+
+    /// The `descr` value: a type string this module knows ([`Dtype`]).
+    fn dtype(&mut self) -> Result<Dtype, NpyError> {
+        self.skip_whitespace();
+        if self.peek() == Some(b'[') {
+            return Err(NpyError::UnsupportedDtype("a structured type".into()));
+        }
+        let descr = self.string()?;
+        Dtype::from_descr(descr).ok_or_else(|| NpyError::UnsupportedDtype(quote(descr)))
+    }
+
+    fn boolean(&mut self) -> Result<bool, NpyError> {
+        self.skip_whitespace();
+        let rest = self.text.get(self.at..).unwrap_or_default();
+        let word_len = rest
+            .iter()
+            .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+            .count();
+        let value = match &rest[..word_len] {
+            b"True" => true,
+            b"False" => false,
+            _ => return Err(self.error("True or False")),
+        };
+        self.at += word_len;
+        Ok(value)
+    }
+
+    /// A tuple of at most [`MAX_DIMS`] non-negative integers: `()`, `(n,)`, `(n, m)`, `(n, m,)`.
+    fn shape(&mut self) -> Result<Vec<usize>, NpyError> {
+        self.expect(b'(', "a tuple")?;
+        let mut dims = Vec::new();
+        if self.eat(b')') {
+            return Ok(dims);
+        }
+        loop {
+            if dims.len() == MAX_DIMS {
+                return Err(NpyError::BadHeader(format!(
+                    "more than {MAX_DIMS} dimensions"
+                )));
+            }
+            dims.push(self.dimension()?);
+            if self.eat(b')') {
+                if dims.len() == 1 {
+                    // `(3)` is the integer 3 in Python, not a tuple.
+                    return Err(self.error("',' in a one-element tuple"));
+                }
+                return Ok(dims);
+            }
+            self.expect(b',', "',' or ')'")?;
+            if self.eat(b')') {
+                return Ok(dims);
+            }
+        }
+    }
+
+    /// A decimal integer that fits a `usize` (Python 2's `L` suffix allowed, as numpy once wrote).
+    fn dimension(&mut self) -> Result<usize, NpyError> {
+        self.skip_whitespace();
+        let start = self.at;
+        let mut value: usize = 0;
+        while let Some(digit @ b'0'..=b'9') = self.peek() {
+            value = value
+                .checked_mul(10)
+                .and_then(|v| v.checked_add(usize::from(digit - b'0')))
+                .ok_or_else(|| {
+                    NpyError::BadHeader(format!("dimension at byte {start} is too large"))
+                })?;
+            self.at += 1;
+        }
+        if self.at == start {
+            return Err(self.error("a non-negative integer"));
+        }
+        if self.peek() == Some(b'L') {
+            self.at += 1;
+        }
+        Ok(value)
+    }
 }
 
 /// Rust element types that map one-to-one to a [`Dtype`].
@@ -393,6 +589,236 @@ mod tests {
             NpyArray::from_npy_bytes(&big_endian),
             Err(NpyError::UnsupportedDtype(_))
         ));
+    }
+
+    /// `.npy` version 1.0 bytes with `header` (padded as numpy pads it) and `data`.
+    fn npy_with_header(header: &str, data: &[u8]) -> Vec<u8> {
+        let mut text = header.to_string();
+        text.push_str(&" ".repeat((64 - (10 + text.len() + 1) % 64) % 64));
+        text.push('\n');
+        let mut bytes = MAGIC.to_vec();
+        bytes.extend_from_slice(&[1, 0]);
+        bytes.extend_from_slice(&(text.len() as u16).to_le_bytes());
+        bytes.extend_from_slice(text.as_bytes());
+        bytes.extend_from_slice(data);
+        bytes
+    }
+
+    fn parse_header(header: &str) -> Result<NpyHeader, NpyError> {
+        NpyHeader::parse(&npy_with_header(header, &[])).map(|(header, _)| header)
+    }
+
+    #[test]
+    fn the_header_parser_reads_every_spelling_numpy_uses() {
+        let expected = |shape: Vec<usize>| NpyHeader {
+            dtype: Dtype::F32,
+            fortran_order: false,
+            shape,
+        };
+        for (text, shape) in [
+            (
+                "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }",
+                vec![2, 3],
+            ),
+            (
+                "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3)}",
+                vec![2, 3],
+            ),
+            (
+                "{\"shape\": (7,), \"fortran_order\": False, \"descr\": \"<f4\"}",
+                vec![7],
+            ),
+            ("{'descr':'<f4','fortran_order':False,'shape':()}", vec![]),
+            (
+                "{'descr': '<f4', 'fortran_order': False, 'shape': (2L, 3L,), }",
+                vec![2, 3],
+            ),
+            (
+                "\t{ 'descr' : '<f4' ,\n 'fortran_order' : False , 'shape' : ( 4 , ) }",
+                vec![4],
+            ),
+        ] {
+            assert_eq!(parse_header(text).unwrap(), expected(shape), "{text}");
+        }
+        let header = parse_header("{'descr': '|b1', 'fortran_order': True, 'shape': (0,)}");
+        assert_eq!(
+            header.unwrap(),
+            NpyHeader {
+                dtype: Dtype::Bool,
+                fortran_order: true,
+                shape: vec![0],
+            }
+        );
+        // Versions 2.0 and 3.0 have a four-byte header length.
+        let text = "{'descr': '<u2', 'fortran_order': False, 'shape': (1,), }\n";
+        for major in [2u8, 3] {
+            let mut bytes = MAGIC.to_vec();
+            bytes.extend_from_slice(&[major, 0]);
+            bytes.extend_from_slice(&(text.len() as u32).to_le_bytes());
+            bytes.extend_from_slice(text.as_bytes());
+            bytes.extend_from_slice(&[7, 0]);
+            let array = NpyArray::from_npy_bytes(&bytes).unwrap();
+            assert_eq!(array.elements::<u16>().unwrap(), vec![7]);
+        }
+    }
+
+    #[test]
+    fn hostile_headers_are_errors() {
+        let bad_header = |text: &str| {
+            let result = parse_header(text);
+            assert!(
+                matches!(result, Err(NpyError::BadHeader(_))),
+                "{text}: {result:?}"
+            );
+        };
+        // Keys missing, repeated, unknown, or hidden inside a value.
+        bad_header("{'descr': '<f4', 'fortran_order': False}");
+        bad_header("{'descr': '<f4', 'shape': (1,)}");
+        bad_header("{'fortran_order': False, 'shape': (1,)}");
+        bad_header("{}");
+        bad_header("{'descr': '<f4', 'fortran_order': False, 'shape': (1,), 'shape': (2,)}");
+        bad_header("{'descr': '<f4', 'fortran_order': False, 'shape': (1,), 'extra': 1}");
+        bad_header("{'descr': '<f4', 'fortran_order': False, 'note': 'shape': (1,)}");
+        // Values of the wrong kind.
+        bad_header("{'descr': '<f4', 'fortran_order': 0, 'shape': (1,)}");
+        bad_header("{'descr': '<f4', 'fortran_order': Falsey, 'shape': (1,)}");
+        bad_header("{'descr': '<f4', 'fortran_order': False, 'shape': [1]}");
+        bad_header("{'descr': '<f4', 'fortran_order': False, 'shape': 3}");
+        bad_header("{'descr': '<f4', 'fortran_order': False, 'shape': (3)}");
+        bad_header("{'descr': '<f4', 'fortran_order': False, 'shape': (-1,)}");
+        bad_header("{'descr': '<f4', 'fortran_order': False, 'shape': (1.5,)}");
+        bad_header("{'descr': '<f4', 'fortran_order': False, 'shape': ((1,),)}");
+        bad_header("{'descr': '<f4', 'fortran_order': False, 'shape': (1,,)}");
+        bad_header("{'descr': '<f4', 'fortran_order': False, 'shape': (,)}");
+        bad_header("{'descr': '<f4', 'fortran_order': False, 'shape': (1, 2}");
+        bad_header("{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999999999999999,)}");
+        bad_header(&format!(
+            "{{'descr': '<f4', 'fortran_order': False, 'shape': ({})}}",
+            "1,".repeat(MAX_DIMS + 1)
+        ));
+        bad_header(&format!(
+            "{{'descr': '<f4', 'fortran_order': False, 'shape': {}}}",
+            "(".repeat(5000)
+        ));
+        // Broken syntax.
+        bad_header("");
+        bad_header("'descr': '<f4', 'fortran_order': False, 'shape': (1,)");
+        bad_header("{'descr': '<f4', 'fortran_order': False, 'shape': (1,)");
+        bad_header("{'descr': '<f4' 'fortran_order': False, 'shape': (1,)}");
+        bad_header("{'descr: '<f4', 'fortran_order': False, 'shape': (1,)}");
+        bad_header("{'descr': '<f4', 'fortran_order': False, 'shape': (1,)} x");
+        bad_header("{'descr': '<f4', 'fortran_order': False, 'shape': (1,)}}");
+        bad_header("{'descr': '<f\\x34', 'fortran_order': False, 'shape': (1,)}");
+        bad_header("{'descr': '<f4', 'fortran_order': False, 'shape': (1,), 'ü': 1}");
+        // Types this module does not read.
+        for descr in ["'>f4'", "'<f8'", "'<U3'", "'O'", "''", "[('a', '<f4')]"] {
+            let text = format!("{{'descr': {descr}, 'fortran_order': False, 'shape': (1,)}}");
+            let result = parse_header(&text);
+            assert!(
+                matches!(result, Err(NpyError::UnsupportedDtype(_))),
+                "{text}: {result:?}"
+            );
+        }
+        // A long unknown type is quoted only in part.
+        let long = format!(
+            "{{'descr': '{}', 'fortran_order': False, 'shape': (1,)}}",
+            "x".repeat(500)
+        );
+        match parse_header(&long) {
+            Err(NpyError::UnsupportedDtype(quoted)) => assert_eq!(quoted.len(), QUOTE_CHARS),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn hostile_sizes_are_errors_before_any_allocation() {
+        let header = "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }";
+        // Claimed header lengths beyond the limit (v1 and v2 length fields), or beyond the input.
+        let mut long_v1 = npy_with_header(header, &[0; 8]);
+        long_v1[8..10].copy_from_slice(&u16::MAX.to_le_bytes());
+        assert!(matches!(
+            NpyArray::from_npy_bytes(&long_v1),
+            Err(NpyError::HeaderTooLong { len: 65535, .. })
+        ));
+        let mut long_v2 = MAGIC.to_vec();
+        long_v2.extend_from_slice(&[2, 0]);
+        long_v2.extend_from_slice(&u32::MAX.to_le_bytes());
+        long_v2.extend_from_slice(header.as_bytes());
+        assert!(matches!(
+            NpyArray::from_npy_bytes(&long_v2),
+            Err(NpyError::HeaderTooLong { .. })
+        ));
+        let mut past_end = npy_with_header(header, &[]);
+        past_end[8..10].copy_from_slice(&1000u16.to_le_bytes());
+        assert!(matches!(
+            NpyArray::from_npy_bytes(&past_end),
+            Err(NpyError::Truncated)
+        ));
+        // A shape whose byte count overflows, or that promises far more than is there.
+        let overflow = format!(
+            "{{'descr': '<f4', 'fortran_order': False, 'shape': ({}, {}), }}",
+            usize::MAX / 2,
+            3
+        );
+        assert!(matches!(
+            NpyArray::from_npy_bytes(&npy_with_header(&overflow, &[])),
+            Err(NpyError::BadHeader(_))
+        ));
+        let huge = format!(
+            "{{'descr': '<f4', 'fortran_order': False, 'shape': ({},), }}",
+            1u64 << 40
+        );
+        assert!(matches!(
+            NpyArray::from_npy_bytes(&npy_with_header(&huge, &[0; 8])),
+            Err(NpyError::DataLength { actual: 8, .. })
+        ));
+        // Fortran order, other versions.
+        let fortran = "{'descr': '<f4', 'fortran_order': True, 'shape': (2,), }";
+        assert!(matches!(
+            NpyArray::from_npy_bytes(&npy_with_header(fortran, &[0; 8])),
+            Err(NpyError::FortranOrder)
+        ));
+        for version in [[0u8, 0], [1, 1], [4, 0], [255, 0]] {
+            let mut bytes = npy_with_header(header, &[0; 8]);
+            bytes[6..8].copy_from_slice(&version);
+            assert!(matches!(
+                NpyArray::from_npy_bytes(&bytes),
+                Err(NpyError::UnsupportedVersion { .. })
+            ));
+        }
+    }
+
+    #[test]
+    fn every_truncation_and_byte_flip_is_an_answer_not_a_panic() {
+        let array = NpyArray::from_elements(vec![2, 3], &[1.5f32, 2.0, -1.0, 0.0, 4.0, 8.0]);
+        let bytes = array.to_npy_bytes();
+        for cut in 0..bytes.len() {
+            assert!(
+                NpyArray::from_npy_bytes(&bytes[..cut]).is_err(),
+                "cut {cut}"
+            );
+        }
+        for at in 0..bytes.len() {
+            for value in [
+                0u8, b' ', b'\'', b'(', b')', b',', b'}', b'9', b'\\', 0x80, 0xff,
+            ] {
+                let mut changed = bytes.clone();
+                changed[at] = value;
+                // Ok (a byte of the data or the padding) or an error; never a panic.
+                if let Ok(read) = NpyArray::from_npy_bytes(&changed) {
+                    assert_eq!(read.data.len(), read.len() * read.dtype.size());
+                }
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn arbitrary_headers_never_panic(header in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..300),
+                                         text in "[{}()'\":, 0-9a-z_<|TrueFals]{0,120}") {
+            let _ = NpyArray::from_npy_bytes(&npy_with_header(&String::from_utf8_lossy(&header), &[0; 16]));
+            let _ = NpyArray::from_npy_bytes(&npy_with_header(&text, &[0; 16]));
+        }
     }
 
     #[test]
