@@ -15,14 +15,14 @@
 
 use std::path::{Path, PathBuf};
 
-use koshogi_files::atomic::write_atomic;
+use koshogi_files::atomic::{write_atomic, TempFile};
+use koshogi_files::digest::sha256_hex_of;
 use koshogi_nn::checkpoint::{self, ModelCard};
 use koshogi_nn::geometry::{BOARD_SIZE, POINTS};
 use koshogi_nn::{
     Model, ModelConfig, FEATURE_VERSION, INPUT_PLANES, MOVE_ENCODING_VERSION, POLICY_PLANES,
 };
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 
 use crate::error::ExportError;
 use crate::onnx::{OnnxSpec, ONNX_FILE};
@@ -269,13 +269,6 @@ fn interface() -> (Vec<TensorSpec>, Vec<TensorSpec>) {
     (inputs, outputs)
 }
 
-fn sha256_hex(bytes: &[u8]) -> String {
-    Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
-}
-
 /// Exports the checkpoint whose card is `card_path` into `out_dir` (created if needed):
 /// TorchScript, weights and card.
 pub fn export_checkpoint(card_path: &Path, out_dir: &Path) -> Result<ExportSummary, ExportError> {
@@ -302,24 +295,19 @@ pub fn export_model(
     export_model_with(model, source, out_dir, &ExportOptions::default())
 }
 
-/// Writes the bytes `write` leaves at a temporary path to `target` atomically. The temporary
-/// name ends in the target's name: tch picks a file format by the extension (a
-/// `model.safetensors.tmp` name got a libtorch archive, not safetensors).
+/// Has `write` (libtorch, which only writes to a path) make `target` atomically through a
+/// [`TempFile`] beside it, and returns the SHA-256 of what was written, in hex.
 fn write_via_temp(
     target: &Path,
     write: impl FnOnce(&Path) -> Result<(), ExportError>,
-) -> Result<Vec<u8>, ExportError> {
-    let name = target
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let dir = target.parent().unwrap_or(Path::new("."));
-    let tmp = dir.join(format!(".tmp-{}-{name}", std::process::id()));
-    let written = write(&tmp).and_then(|()| std::fs::read(&tmp).map_err(ExportError::io(&tmp)));
-    let _ = std::fs::remove_file(&tmp);
-    let bytes = written?;
-    write_atomic(target, &bytes).map_err(ExportError::io(target))?;
-    Ok(bytes)
+) -> Result<String, ExportError> {
+    let temp = TempFile::beside(target);
+    write(temp.path())?;
+    let sha256 = std::fs::File::open(temp.path())
+        .and_then(sha256_hex_of)
+        .map_err(ExportError::io(temp.path()))?;
+    temp.commit().map_err(ExportError::io(target))?;
+    Ok(sha256)
 }
 
 /// Removes a model file an earlier export left that this one does not write (the card would
@@ -359,7 +347,7 @@ pub fn export_model_with(
     std::fs::create_dir_all(out_dir).map_err(ExportError::io(out_dir))?;
 
     let weights = out_dir.join(WEIGHTS_FILE);
-    let weight_bytes = write_via_temp(&weights, |tmp| Ok(model.vs.save(tmp)?))?;
+    let weights_sha256 = write_via_temp(&weights, |tmp| Ok(model.vs.save(tmp)?))?;
 
     let torchscript_path = out_dir.join(TORCHSCRIPT_FILE);
     if options.torchscript {
@@ -380,7 +368,7 @@ pub fn export_model_with(
         torchscript_file: options.torchscript.then(|| TORCHSCRIPT_FILE.into()),
         torchscript_method: options.torchscript.then(|| METHOD.into()),
         weights_file: WEIGHTS_FILE.into(),
-        weights_sha256: sha256_hex(&weight_bytes),
+        weights_sha256,
         inputs,
         packed_output_width: PACKED_WIDTH,
         outputs,

@@ -1,42 +1,22 @@
-//! Float32 `.npy` files (numpy's format version 1.0, little-endian, C order): what `encode`
-//! writes for the input tensor and what the export tests exchange with Python. Only `<f4` is
-//! needed, so this stays a few lines instead of a dependency.
+//! Float32 `.npy` files: what `encode` writes for the input tensor and what the export tests
+//! exchange with Python. Only the file handling is here — an atomic write, a bounded read and
+//! errors naming the file; the format itself (writer and header parser) is
+//! `koshogi_replay::npy`, the workspace's one `.npy` implementation.
 
+use std::io::Read;
 use std::path::Path;
 
 use koshogi_files::atomic::write_atomic;
+use koshogi_replay::npy::{Dtype, NpyArray};
 
 use crate::error::ExportError;
 
-const MAGIC: &[u8] = b"\x93NUMPY";
+/// The largest `.npy` file [`read_f32`] reads (the arrays exchanged with Python are a few MB).
+pub const MAX_NPY_BYTES: u64 = 1 << 30;
 
 /// The bytes of a `.npy` file holding `data` with `shape` (row-major).
 pub fn to_bytes(data: &[f32], shape: &[usize]) -> Vec<u8> {
-    let dims = match shape {
-        [one] => format!("({one},)"),
-        _ => format!(
-            "({})",
-            shape
-                .iter()
-                .map(|d| d.to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-    };
-    let mut header = format!("{{'descr': '<f4', 'fortran_order': False, 'shape': {dims}, }}");
-    // Magic (6) + version (2) + length (2) + header + '\n' must be a multiple of 64.
-    let unpadded = MAGIC.len() + 4 + header.len() + 1;
-    header.push_str(&" ".repeat((64 - unpadded % 64) % 64));
-    header.push('\n');
-    let mut bytes = Vec::with_capacity(10 + header.len() + 4 * data.len());
-    bytes.extend_from_slice(MAGIC);
-    bytes.extend_from_slice(&[1, 0]);
-    bytes.extend_from_slice(&(header.len() as u16).to_le_bytes());
-    bytes.extend_from_slice(header.as_bytes());
-    for value in data {
-        bytes.extend_from_slice(&value.to_le_bytes());
-    }
-    bytes
+    NpyArray::from_elements(shape.to_vec(), data).to_npy_bytes()
 }
 
 /// Writes a float32 array atomically (a reader never sees a half-written file).
@@ -45,53 +25,29 @@ pub fn write_f32(path: &Path, data: &[f32], shape: &[usize]) -> Result<(), Expor
     write_atomic(path, &to_bytes(data, shape)).map_err(ExportError::io(path))
 }
 
-/// Reads a float32 `.npy` file written by numpy or [`write_f32`]: (data, shape).
+/// Reads a float32 `.npy` file (little-endian, C order) written by numpy or [`write_f32`]:
+/// (data, shape).
 pub fn read_f32(path: &Path) -> Result<(Vec<f32>, Vec<usize>), ExportError> {
-    let bytes = std::fs::read(path).map_err(ExportError::io(path))?;
-    let bad = |reason: &str| ExportError::BadFile {
+    let bad = |reason: String| ExportError::BadFile {
         path: path.to_path_buf(),
-        reason: reason.to_string(),
+        reason,
     };
-    if bytes.len() < 10 || &bytes[..6] != MAGIC {
-        return Err(bad("not a .npy file"));
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|file| file.take(MAX_NPY_BYTES + 1).read_to_end(&mut bytes))
+        .map_err(ExportError::io(path))?;
+    if bytes.len() as u64 > MAX_NPY_BYTES {
+        return Err(bad(format!("larger than {MAX_NPY_BYTES} bytes")));
     }
-    let (header_len, start) = match bytes[6] {
-        1 => (u16::from_le_bytes([bytes[8], bytes[9]]) as usize, 10),
-        2 | 3 if bytes.len() >= 12 => (
-            u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]) as usize,
-            12,
-        ),
-        _ => return Err(bad("unsupported .npy version")),
-    };
-    let header = bytes
-        .get(start..start + header_len)
-        .and_then(|h| std::str::from_utf8(h).ok())
-        .ok_or_else(|| bad("truncated header"))?;
-    if !header.contains("'<f4'") || header.contains("'fortran_order': True") {
-        return Err(bad("only little-endian float32 in C order is supported"));
-    }
-    let dims = header
-        .split("'shape':")
-        .nth(1)
-        .and_then(|rest| rest.split('(').nth(1))
-        .and_then(|rest| rest.split(')').next())
-        .ok_or_else(|| bad("no shape in header"))?;
-    let shape = dims
-        .split(',')
-        .map(str::trim)
-        .filter(|d| !d.is_empty())
-        .map(|d| d.parse::<usize>().map_err(|_| bad("bad shape")))
-        .collect::<Result<Vec<_>, _>>()?;
-    let body = &bytes[start + header_len..];
-    let count: usize = shape.iter().product();
-    if body.len() != 4 * count {
-        return Err(bad("data length does not match the shape"));
-    }
-    let data = body
-        .chunks_exact(4)
-        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect();
-    Ok((data, shape))
+    let array = NpyArray::from_npy_bytes(&bytes).map_err(|e| bad(e.to_string()))?;
+    let data = array.elements::<f32>().ok_or_else(|| {
+        bad(format!(
+            "holds {}, not float32 ({})",
+            array.dtype.descr(),
+            Dtype::F32.descr()
+        ))
+    })?;
+    Ok((data, array.shape))
 }
 
 #[cfg(test)]
@@ -119,10 +75,29 @@ mod tests {
     }
 
     #[test]
-    fn garbage_is_an_error() {
+    fn bytes_are_numpys_own() {
+        // What numpy 2.x writes for np.array([1.0], dtype='<f4') (`np.save`), byte for byte.
+        let mut expected = b"\x93NUMPY\x01\x00\x76\x00".to_vec();
+        let header = "{'descr': '<f4', 'fortran_order': False, 'shape': (1,), }";
+        expected.extend_from_slice(header.as_bytes());
+        expected.extend_from_slice(&[b' '; 118 - 57 - 1]);
+        expected.push(b'\n');
+        expected.extend_from_slice(&1.0f32.to_le_bytes());
+        assert_eq!(to_bytes(&[1.0], &[1]), expected);
+    }
+
+    #[test]
+    fn garbage_and_other_types_are_errors() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("bad.npy");
         std::fs::write(&path, b"hello").unwrap();
         assert!(read_f32(&path).is_err());
+        std::fs::write(
+            &path,
+            NpyArray::from_elements(vec![2], &[1u32, 2]).to_npy_bytes(),
+        )
+        .unwrap();
+        let error = read_f32(&path).unwrap_err().to_string();
+        assert!(error.contains("not float32"), "{error}");
     }
 }

@@ -13,23 +13,21 @@
 //! that are new or changed (name and size) or whose options differ.
 
 use std::collections::HashMap;
-use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use atomic_write_file::AtomicWriteFile;
-use koshogi_files::atomic::write_atomic;
+use koshogi_files::atomic::{write_atomic, TempFile};
 use koshogi_nn::features::{encode_position, FeatureInput, FEATURE_LEN, PLY_FRACTION};
 use koshogi_nn::geometry::POINTS;
 use koshogi_nn::move_encoding::{encode_moves, mirror_plane, POLICY_PLANES};
 use koshogi_nn::{LossWeights, MoveLegs, FEATURE_VERSION, INPUT_PLANES, MOVE_ENCODING_VERSION};
 use koshogi_replay::npy::NpyArray;
+use koshogi_replay::npz::{write_npz, NpzError};
 use koshogi_replay::{decode_position, list_shards, Shard, ShardArrays};
 use koshogi_rules::{Move, RulesOptions};
 use koshogi_train::material_outlook::{material_targets, mover_balances};
 use koshogi_train::sampler::value_target;
 use koshogi_train::MaterialHeadTarget;
 use serde::{Deserialize, Serialize};
-use zip::write::SimpleFileOptions;
 
 use crate::error::ExportError;
 
@@ -387,29 +385,22 @@ fn encode_row(
     Ok(())
 }
 
-/// Writes `members` as an `.npz` (zip, deflate) atomically.
-fn write_npz(path: &Path, members: &[(&str, NpyArray)]) -> Result<u64, ExportError> {
-    let zip_error = |e: zip::result::ZipError| ExportError::BadFile {
-        path: path.to_path_buf(),
-        reason: format!("writing the zip archive: {e}"),
-    };
-    let file = AtomicWriteFile::open(path).map_err(ExportError::io(path))?;
-    let mut zip = zip::ZipWriter::new(BufWriter::new(file));
-    for (name, array) in members {
-        let bytes = array.to_npy_bytes();
-        let options = SimpleFileOptions::default()
-            .compression_method(zip::CompressionMethod::Deflated)
-            .compression_level(Some(DEFLATE_LEVEL))
-            .large_file(bytes.len() as u64 >= u64::from(u32::MAX));
-        zip.start_file(format!("{name}.npy"), options)
-            .map_err(zip_error)?;
-        zip.write_all(&bytes).map_err(ExportError::io(path))?;
-    }
-    let buffered = zip.finish().map_err(zip_error)?;
-    let file = buffered
-        .into_inner()
-        .map_err(|e| ExportError::io(path)(e.into_error()))?;
-    file.commit().map_err(ExportError::io(path))?;
+/// Writes `members` as an `.npz` (zip, deflate) atomically, serialising one member at a time;
+/// returns its size.
+fn write_encoded_file(path: &Path, members: &[(&str, NpyArray)]) -> Result<u64, ExportError> {
+    let temp = TempFile::beside(path);
+    let file = std::fs::File::create(temp.path()).map_err(ExportError::io(path))?;
+    let npy = members
+        .iter()
+        .map(|(name, array)| (*name, array.to_npy_bytes()));
+    write_npz(file, npy, DEFLATE_LEVEL).map_err(|e| match e {
+        NpzError::Io(e) => ExportError::io(path)(e),
+        e => ExportError::BadFile {
+            path: path.to_path_buf(),
+            reason: format!("writing the zip archive: {e}"),
+        },
+    })?;
+    temp.commit().map_err(ExportError::io(path))?;
     Ok(std::fs::metadata(path)
         .map_err(ExportError::io(path))?
         .len())
@@ -496,7 +487,7 @@ fn encode_shard(
         "skipped_rows": skipped,
     }))
     .expect("the meta serialises");
-    let bytes = write_npz(&out_dir.join(&file), &columns.members(&meta))?;
+    let bytes = write_encoded_file(&out_dir.join(&file), &columns.members(&meta))?;
     Ok(Some(EncodedFile {
         file,
         source,

@@ -14,7 +14,6 @@
 //! to the unlisted moves, a ply limit (the ply plane).
 
 use std::collections::HashMap;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -27,6 +26,7 @@ use koshogi_nn::{
     TrainingBatchBuilder, FEATURE_LEN,
 };
 use koshogi_replay::npy::{Element, NpyArray};
+use koshogi_replay::npz;
 use koshogi_replay::{
     encode_position, read_all_shards, PolicyEntry, PositionRecord, Provenance, ShardDir,
     ShardWriter,
@@ -161,16 +161,15 @@ fn options() -> ShardEncodeOptions {
 
 /// The members of an encoded `.npz` file.
 fn read_npz(path: &Path) -> HashMap<String, NpyArray> {
-    let mut archive = zip::ZipArchive::new(std::fs::File::open(path).unwrap()).unwrap();
-    let mut members = HashMap::new();
-    for i in 0..archive.len() {
-        let mut entry = archive.by_index(i).unwrap();
-        let mut bytes = Vec::new();
-        entry.read_to_end(&mut bytes).unwrap();
-        let name = entry.name().trim_end_matches(".npy").to_string();
-        members.insert(name, NpyArray::from_npy_bytes(&bytes).unwrap());
-    }
-    members
+    let file = std::fs::File::open(path).unwrap();
+    npz::read_npz(file, 1 << 30)
+        .unwrap()
+        .into_iter()
+        .map(|(entry, bytes)| {
+            let name = entry.trim_end_matches(".npy").to_string();
+            (name, NpyArray::from_npy_bytes(&bytes).unwrap())
+        })
+        .collect()
 }
 
 fn column<T: Element>(members: &HashMap<String, NpyArray>, name: &str) -> Vec<T> {
