@@ -101,7 +101,6 @@ fn cache_root() -> PathBuf {
 
 /// A directory name for a run URL: readable, and unique through a hash of the whole URL.
 fn run_slug(url: &str) -> String {
-    use sha2::{Digest, Sha256};
     let readable: String = url
         .split("://")
         .nth(1)
@@ -110,11 +109,8 @@ fn run_slug(url: &str) -> String {
         .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
         .take(48)
         .collect();
-    let hash = Sha256::digest(url.as_bytes());
-    format!(
-        "{readable}-{:02x}{:02x}{:02x}{:02x}",
-        hash[0], hash[1], hash[2], hash[3]
-    )
+    let hash = koshogi_files::digest::sha256_hex(url.as_bytes());
+    format!("{readable}-{}", &hash[..8])
 }
 
 /// The run configuration of a stored run: its `config.toml`, or `--config` when the store has

@@ -261,13 +261,10 @@ fn default_intra_op_threads() -> i32 {
 /// A short fingerprint of a run configuration (the first 16 hex digits of the SHA-256 of its
 /// JSON form), stored in checkpoints so that resuming under a changed configuration is noticed.
 pub fn config_hash<T: Serialize>(config: &T) -> String {
-    use sha2::{Digest, Sha256};
     let json = serde_json::to_vec(config).expect("configurations serialise to JSON");
-    Sha256::digest(&json)
-        .iter()
-        .take(8)
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    let mut hash = koshogi_files::digest::sha256_hex(&json);
+    hash.truncate(16);
+    hash
 }
 
 #[cfg(test)]
