@@ -8,7 +8,7 @@ use std::path::Path;
 use koshogi_files::atomic::write_atomic;
 use koshogi_rules::game_record::score_text;
 
-use crate::game::Side;
+use crate::matches::Side;
 
 /// Appends `lines` to a text file (creating it with `header` if absent), atomically: a crash
 /// leaves the file with all of them or none.

@@ -1,59 +1,43 @@
-//! koshogi-arena: measuring playing strength (`koshogi arena`, `docs/arena.md`).
+//! koshogi-arena: measuring playing strength (`koshogi arena`, `koshogi eval`, the gate of
+//! `koshogi run`; `docs/arena.md`).
 //!
-//! Statistics (pure math):
-//! * [`elo`]: score → Elo with a 95 % confidence interval and likelihood of superiority;
-//! * [`sprt`]: sequential probability ratio test (fishtest-style GSPRT, trinomial/pentanomial);
-//! * [`ladder`]: maximum-likelihood Bradley–Terry ratings of many players.
+//! One folder per concept, each `mod.rs` saying which file holds what:
+//! * [`statistics`]: pure math on results: Elo with a 95 % interval, the SPRT, Bradley–Terry
+//!   ratings of many players;
+//! * [`matches`]: playing a match between two players of any game (paired openings,
+//!   alternating colours, batched move requests, adjudication, SPRT stopping, records and
+//!   `games.csv`), and Ko shogi as such a game;
+//! * [`players`]: Ko shogi players — baselines without a network, network players, other
+//!   engines as subprocesses — and the `random | greedy | ab:<depth> | … | engine:<command>`
+//!   syntax that names them;
+//! * [`gate`](mod@gate): should a candidate checkpoint replace the incumbent;
+//! * [`ladder`]: rating all checkpoints of a training run together, with fixed baselines;
+//! * [`evaluation`]: `koshogi eval`, one checkpoint against fixed opponents, as a table.
 //!
-//! Matches, for any [`ArenaGame`] (tested on a toy game, used with Ko shogi):
-//! * [`game`], [`player`], [`match_runner`]: paired openings, alternating colours, many games in
-//!   parallel with batched move requests, adjudication, SPRT stopping; records in the rules
-//!   crate's format ([`koshogi_rules::game_record`]) and [`games_csv`] tables;
-//! * [`gate`](mod@gate): should a candidate replace the incumbent; [`ladder_run`]: rate a run's players.
-//!
-//! Ko shogi:
-//! * [`koshogi_game`] (the [`ArenaGame`] impl), [`baselines`] (random, greedy material,
-//!   alpha-beta), [`network_players`] (raw policy, tree search), [`engine_player`] (any
-//!   program speaking the engine protocol, as a subprocess), [`player_spec`] + [`players`]
-//!   (the `random | greedy | ab:<depth> | policy:<ckpt> | mcts:<ckpt>[:sims] |
-//!   engine:<command>[@limits]` syntax),
-//!   [`koshogi_ladder`]
-//!   (`--ladder <run>`), [`koshogi_gate`] (gating two checkpoints);
-//! * [`evaluation`] + [`evaluation_report`] (`koshogi eval`: one checkpoint of a run against its
-//!   first checkpoint and fixed opponents, as a table), [`move_stats`] (pass and capture rates).
+//! The types most callers need are re-exported here; the rest is reached through its folder
+//! (`koshogi_arena::ladder::run_ladder`, `koshogi_arena::players::baselines::alphabeta`).
+//! The per-game tables the arena writes are [`games_csv`]; the ladder's ratings table belongs to
+//! the run store ([`koshogi_run_store::ladder_csv`]); game records are the rules crate's
+//! ([`koshogi_rules::game_record`]).
 
-pub mod baselines;
-pub mod elo;
-pub mod engine_player;
 pub mod evaluation;
-pub mod evaluation_report;
-pub mod game;
 pub mod games_csv;
 pub mod gate;
-pub mod koshogi_game;
-pub mod koshogi_gate;
-pub mod koshogi_ladder;
 pub mod ladder;
-pub mod ladder_run;
-pub mod match_runner;
-pub mod move_stats;
-pub mod network_players;
-pub mod player;
-pub mod player_spec;
+pub mod matches;
 pub mod players;
-pub mod repetition;
-pub mod sprt;
-#[cfg(test)]
-pub(crate) mod toy;
+pub mod statistics;
 
-pub use baselines::{AlphaBetaPlayer, GreedyPlayer};
-pub use elo::{EloEstimate, GameScore, WinDrawLoss};
-pub use game::{ArenaGame, GameEnd, Side};
-pub use gate::{gate, GateResult, GateSettings};
-pub use ladder::{Rating, RatingError, RatingPool};
-pub use match_runner::{
-    run_match, GameSummary, MatchError, MatchObserver, MatchReport, MatchSettings,
+// Playing matches.
+pub use matches::{
+    run_match, ArenaGame, Choice, GameEnd, GameSummary, MatchError, MatchObserver, MatchReport,
+    MatchSettings, MoveRequest, Player, PlayerError, RandomPlayer, Side,
 };
-pub use player::{Choice, MoveRequest, Player, PlayerError, RandomPlayer};
-pub use player_spec::{PlayerSpec, PlayerSpecError};
-pub use sprt::{PairCounts, SprtDecision, SprtSettings, SprtStatus};
+// Naming and building players.
+pub use players::{AlphaBetaPlayer, GreedyPlayer, PlayerSpec, PlayerSpecError};
+// Deciding and rating.
+pub use gate::{gate, GateResult, GateSettings};
+pub use statistics::{
+    EloEstimate, GameScore, PairCounts, Rating, RatingError, RatingPool, SprtDecision,
+    SprtSettings, SprtStatus, WinDrawLoss,
+};

@@ -8,9 +8,9 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use koshogi_arena::engine_player::{EnginePlayer, EngineSpec};
-use koshogi_arena::koshogi_game::new_game;
+use koshogi_arena::matches::new_game;
 use koshogi_arena::players::{build_player, PlayerOptions};
+use koshogi_arena::players::{EnginePlayer, EngineSpec};
 use koshogi_arena::{run_match, GameScore, MatchReport, MatchSettings, PlayerSpec, RandomPlayer};
 use koshogi_rules::RulesOptions;
 

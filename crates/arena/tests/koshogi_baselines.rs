@@ -2,7 +2,7 @@
 //! decisively, alpha-beta at depth 2 must beat greedy, and two identical random movers must come
 //! out even.
 
-use koshogi_arena::koshogi_game::new_game;
+use koshogi_arena::matches::new_game;
 use koshogi_arena::{
     run_match, AlphaBetaPlayer, GameScore, GreedyPlayer, MatchSettings, RandomPlayer,
 };
@@ -60,7 +60,7 @@ fn greedy_beats_random_decisively() {
         let replayed = record.replay(options, None).unwrap();
         let winner = replayed.outcome().and_then(|o| o.winner());
         assert_eq!(
-            winner.map(koshogi_arena::koshogi_game::side_of),
+            winner.map(koshogi_arena::matches::side_of),
             g.winner,
             "{text}"
         );

@@ -2,13 +2,11 @@
 
 use std::path::{Path, PathBuf};
 
-use koshogi_arena::koshogi_game::new_game;
-use koshogi_arena::koshogi_gate::gate_checkpoints;
-use koshogi_arena::koshogi_ladder::{
-    run_ladder, LadderPlayerKind, RunLadderSettings, RANDOM_INIT_NAME,
-};
-use koshogi_arena::network_players::{resolve_card, MctsPlayer, PolicyPlayer};
-use koshogi_arena::player::derive_seed;
+use koshogi_arena::gate::gate_checkpoints;
+use koshogi_arena::ladder::{run_ladder, LadderPlayerKind, RunLadderSettings, RANDOM_INIT_NAME};
+use koshogi_arena::matches::derive_seed;
+use koshogi_arena::matches::new_game;
+use koshogi_arena::players::{resolve_card, MctsPlayer, PolicyPlayer};
 use koshogi_arena::GateSettings;
 use koshogi_arena::{run_match, GreedyPlayer, MatchSettings, MoveRequest, Player, RandomPlayer};
 use koshogi_nn::checkpoint::save;

@@ -2,7 +2,7 @@
 //! after it passes a match against the checkpoint playing now.
 //!
 //! A thread watches `<run>/checkpoints/`; for each checkpoint newer than the accepted one it
-//! plays a gate match (`koshogi_arena::koshogi_gate`) and, if the candidate passes, records it in
+//! plays a gate match (`koshogi_arena::gate`) and, if the candidate passes, records it in
 //! `accepted.json`, which self-play follows (and pruning keeps). The first accepted checkpoint
 //! is step 0, the random initialisation the trainer writes when a run starts. A failed gate
 //! match (say, a checkpoint pruned mid-match) is logged and the next one is tried later.
@@ -14,7 +14,7 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
-use koshogi_arena::koshogi_gate::gate_checkpoints;
+use koshogi_arena::gate::gate_checkpoints;
 use koshogi_run_store::layout::checkpoint_dir_name;
 use koshogi_run_store::local_checkpoints::{
     latest_checkpoint, list_checkpoints, read_accepted, write_accepted,

@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
-use koshogi_arena::koshogi_gate::GateConfig;
+use koshogi_arena::gate::GateConfig;
 use koshogi_mcts::{DriverConfig, SearchConfig};
 use koshogi_nn::{ModelConfig, RuntimeConfig};
 use koshogi_rules::RulesOptions;

@@ -8,11 +8,11 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use koshogi_arena::koshogi_game::new_game;
-use koshogi_arena::koshogi_ladder::{
+use koshogi_arena::ladder::{
     parse_baselines, run_ladder, LadderPlayerKind, RunLadderSettings, DEFAULT_BASELINES,
 };
-use koshogi_arena::network_players::MctsPlayer;
+use koshogi_arena::matches::new_game;
+use koshogi_arena::players::MctsPlayer;
 use koshogi_arena::players::{build_player, match_rules, PlayerOptions};
 use koshogi_arena::{
     run_match, GameSummary, MatchObserver, MatchReport, MatchSettings, PlayerSpec, SprtSettings,
@@ -143,8 +143,8 @@ pub(crate) fn progress_message(report: &MatchReport) -> String {
     if let Some(elo) = report.elo() {
         message.push_str(&format!(
             " Elo {} ± {}",
-            koshogi_arena::elo::format_elo(elo.elo),
-            koshogi_arena::elo::format_elo(elo.elo_error_95).trim_start_matches('+')
+            koshogi_arena::statistics::format_elo(elo.elo),
+            koshogi_arena::statistics::format_elo(elo.elo_error_95).trim_start_matches('+')
         ));
     }
     if let Some(sprt) = &report.sprt {

@@ -10,10 +10,10 @@
 use std::time::{Duration, Instant};
 
 use clap::Args;
-use koshogi_arena::baselines::alphabeta::{self, SearchLimits, MAX_DEPTH};
-use koshogi_arena::baselines::greedy::greedy_move;
-use koshogi_arena::koshogi_game::new_game;
-use koshogi_arena::network_players::{MctsPlayer, PolicyPlayer};
+use koshogi_arena::matches::new_game;
+use koshogi_arena::players::baselines::alphabeta::{self, SearchLimits, MAX_DEPTH};
+use koshogi_arena::players::baselines::greedy::greedy_move;
+use koshogi_arena::players::{MctsPlayer, PolicyPlayer};
 use koshogi_arena::{
     run_match, GreedyPlayer, MatchSettings, MoveRequest, Player, PlayerError, RandomPlayer,
 };

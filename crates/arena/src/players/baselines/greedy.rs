@@ -18,7 +18,7 @@ use rayon::prelude::*;
 use koshogi_rules::{Game, Move, MutualDestruction};
 
 use super::material::material_balance;
-use crate::player::{MoveRequest, Player, PlayerError};
+use crate::matches::{MoveRequest, Player, PlayerError};
 
 #[derive(Clone, Debug, Default)]
 pub struct GreedyPlayer;
@@ -104,7 +104,7 @@ pub fn greedy_move(game: &Game, rng: &mut impl Rng) -> Option<Move> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::baselines::test_positions::game;
+    use crate::players::baselines::test_positions::game;
     use koshogi_rules::piece_values::baseline_piece_value;
     use koshogi_rules::{Color, PieceKind};
     use rand::SeedableRng;

@@ -1,5 +1,5 @@
-//! The table of a `koshogi eval` ([`crate::evaluation`]) as Markdown for people and JSON for
-//! programs, written atomically next to each other in `<run>/eval/`.
+//! The table of a `koshogi eval` ([`run_evaluation`](super::run_evaluation)) as Markdown for
+//! people and JSON for programs, written atomically next to each other in `<run>/eval/`.
 //!
 //! Why a file of its own: the table is the evaluation's product, read by people comparing runs,
 //! so its columns, rounding and wording are kept in one place and pinned by tests. The Markdown
@@ -11,8 +11,8 @@ use std::path::{Path, PathBuf};
 
 use koshogi_files::atomic::write_atomic;
 
-use crate::elo::{format_elo, Z_95};
-use crate::evaluation::{eval_dir, EvalConditions, EvalRow, Evaluation};
+use super::{eval_dir, EvalConditions, EvalRow, Evaluation};
+use crate::statistics::{format_elo, Z_95};
 
 /// The table's columns, in order.
 pub const COLUMNS: [&str; 13] = [
@@ -209,8 +209,8 @@ impl Evaluation {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::elo::{EloEstimate, WinDrawLoss};
-    use crate::move_stats::MoveStats;
+    use crate::evaluation::MoveStats;
+    use crate::statistics::{EloEstimate, WinDrawLoss};
 
     fn row(player: &str, opponent: &str, wdl: WinDrawLoss) -> EvalRow {
         EvalRow {

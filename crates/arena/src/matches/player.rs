@@ -11,7 +11,7 @@ use rand::seq::IndexedRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::game::ArenaGame;
+use super::game::ArenaGame;
 
 /// One "your move" request.
 pub struct MoveRequest<'a, G: ArenaGame> {

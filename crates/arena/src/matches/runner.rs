@@ -26,11 +26,12 @@ use rand::seq::IndexedRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::elo::{EloEstimate, GameScore, WinDrawLoss};
-use crate::game::{ArenaGame, GameEnd, Side};
+use super::game::{ArenaGame, GameEnd, Side};
+use super::player::{derive_seed, Choice, MoveRequest, Player, PlayerError};
 use crate::games_csv::{games_csv_line, GAMES_CSV_HEADER};
-use crate::player::{derive_seed, Choice, MoveRequest, Player, PlayerError};
-use crate::sprt::{PairCounts, SprtDecision, SprtSettings, SprtStatus};
+use crate::statistics::{
+    EloEstimate, GameScore, PairCounts, SprtDecision, SprtSettings, SprtStatus, WinDrawLoss,
+};
 
 /// How a match is played.
 #[derive(Clone, Debug)]
@@ -562,8 +563,8 @@ fn record_result(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::player::RandomPlayer;
-    use crate::toy::{race, Careful, Cheater, Sprinter};
+    use crate::matches::toy::{race, Careful, Cheater, Race, Sprinter};
+    use crate::matches::RandomPlayer;
 
     fn settings(games: usize) -> MatchSettings {
         MatchSettings {
@@ -708,21 +709,21 @@ mod tests {
     /// Forfeits the game with index 1 whenever asked for a move in it, plays randomly elsewhere.
     struct Quitter;
 
-    impl Player<crate::toy::Race> for Quitter {
+    impl Player<Race> for Quitter {
         fn name(&self) -> String {
             "quitter".into()
         }
 
         fn choose_moves(
             &mut self,
-            requests: &[MoveRequest<'_, crate::toy::Race>],
+            requests: &[MoveRequest<'_, Race>],
         ) -> Result<Vec<u32>, PlayerError> {
             RandomPlayer::new().choose_moves(requests)
         }
 
         fn choose_or_forfeit(
             &mut self,
-            requests: &[MoveRequest<'_, crate::toy::Race>],
+            requests: &[MoveRequest<'_, Race>],
         ) -> Result<Vec<Choice<u32>>, PlayerError> {
             let moves = self.choose_moves(requests)?;
             Ok(requests

@@ -33,7 +33,7 @@ use koshogi_engine::{GoClock, GoLimits};
 use koshogi_rules::notation::parse_move;
 use koshogi_rules::{Game, Move, Position, RulesOptions};
 
-use crate::player::{Choice, MoveRequest, Player, PlayerError};
+use crate::matches::{Choice, MoveRequest, Player, PlayerError};
 pub use process::{EngineProcess, EngineProcessError};
 pub use spec::{ClockSpec, EngineLimits, EngineSpec, EngineSpecError};
 

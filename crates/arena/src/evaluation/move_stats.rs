@@ -22,7 +22,7 @@
 
 use koshogi_rules::{Game, Move, Position, RulesOptions};
 
-use crate::player::{Choice, MoveRequest, Player, PlayerError};
+use crate::matches::{Choice, MoveRequest, Player, PlayerError};
 
 /// What a move did, for [`MoveStats`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -293,7 +293,7 @@ mod tests {
 
     #[test]
     fn in_a_match_the_two_players_count_every_ply_but_the_openings() {
-        use crate::match_runner::{run_match, MatchSettings};
+        use crate::matches::{run_match, MatchSettings};
         let settings = MatchSettings {
             games: 4,
             max_plies: 80,

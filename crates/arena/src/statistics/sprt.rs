@@ -35,7 +35,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::elo::{score_from_elo, WinDrawLoss};
+use super::elo::{score_from_elo, WinDrawLoss};
 
 #[derive(Debug, thiserror::Error, PartialEq)]
 pub enum SprtError {

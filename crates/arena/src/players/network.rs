@@ -9,7 +9,7 @@
 //! `gumbel_scale = 0` (no root noise) unless told otherwise. Variety between games comes from the
 //! arena's random openings. Each move starts a fresh tree (no reuse across moves), so a move
 //! depends only on the game and the request's seed. Unless `avoid_repetition` is off, both take
-//! their best move that does not recreate an earlier position ([`crate::repetition`]).
+//! their best move that does not recreate an earlier position ([`best_fresh_move`]).
 
 use std::path::Path;
 
@@ -21,8 +21,8 @@ use koshogi_nn::{
 use koshogi_rules::{Game, Move, RulesOptions};
 use rand::Rng;
 
-use crate::player::{MoveRequest, Player, PlayerError};
-use crate::repetition::best_fresh_move;
+use super::repetition::best_fresh_move;
+use crate::matches::{MoveRequest, Player, PlayerError};
 pub use koshogi_nn::checkpoint::{resolve_card, CheckpointPathError};
 
 /// The rule options a checkpoint was trained under (default options if the card's are unreadable).

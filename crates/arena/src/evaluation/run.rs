@@ -7,13 +7,13 @@
 //! (normally the random-initialised step 0) and against fixed opponents (`greedy` by default, and
 //! any arena player spec, e.g. `ab:2`), each once as the raw policy (`policy:`) and once with
 //! tree search (`mcts:<ckpt>:<sims>`, the run's first checkpoint searching as much). Besides the
-//! score it counts how each side moves ([`crate::move_stats`]: passes and captures), because a
+//! score it counts how each side moves ([`MoveStats`]: passes and captures), because a
 //! score alone hid that the first winning network mostly passed.
 //!
 //! Everything is played by the arena's own machinery: [`run_match`] (paired openings, alternating
 //! colours, adjudication), [`build_player`] (the spec syntax), [`list_checkpoints`] and
 //! [`EloEstimate`]. Every row uses the same seed, hence the same openings. The table is formatted
-//! and written by [`crate::evaluation_report`].
+//! and written by [`crate::evaluation::report`].
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -23,16 +23,16 @@ use koshogi_run_store::local_checkpoints::{
     list_checkpoints, CheckpointEntry, LocalCheckpointError,
 };
 
-use crate::elo::{EloEstimate, WinDrawLoss};
-use crate::koshogi_game::new_game;
-use crate::ladder_run::LadderPaths;
-use crate::match_runner::{
-    run_match, GameSummary, MatchError, MatchObserver, MatchReport, MatchSettings,
+use super::move_stats::{CountingPlayer, MoveStats};
+use crate::ladder::LadderPaths;
+use crate::matches::{
+    new_game, run_match, GameSummary, MatchError, MatchObserver, MatchReport, MatchSettings,
+    Renamed,
 };
-use crate::move_stats::{CountingPlayer, MoveStats};
-use crate::player::Renamed;
-use crate::player_spec::PlayerSpec;
-use crate::players::{build_player, match_rules, BuildPlayerError, BuiltPlayer, PlayerOptions};
+use crate::players::{
+    build_player, match_rules, BuildPlayerError, BuiltPlayer, PlayerOptions, PlayerSpec,
+};
+use crate::statistics::{EloEstimate, WinDrawLoss};
 
 /// What to evaluate and how (the CLI's options).
 #[derive(Clone, Debug)]
@@ -157,7 +157,7 @@ pub struct EvalConditions {
     pub avoid_repetition: bool,
 }
 
-/// A finished evaluation: [`crate::evaluation_report`] prints and writes it.
+/// A finished evaluation: [`crate::evaluation::report`] prints and writes it.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct Evaluation {
     pub run_dir: PathBuf,

@@ -3,13 +3,13 @@
 //! | spec | player |
 //! |---|---|
 //! | `random` | uniformly random legal moves |
-//! | `greedy` | one-ply material grabber (see [`crate::baselines::greedy`]) |
-//! | `ab:<depth>` | alpha-beta over material, depth 1 to 4 (see [`crate::baselines::alphabeta`]) |
+//! | `greedy` | one-ply material grabber (see [`crate::players::baselines::greedy`]) |
+//! | `ab:<depth>` | alpha-beta over material, depth 1 to 4 (see [`crate::players::baselines::alphabeta`]) |
 //! | `material:<sims>` | the `mcts:` search with `<sims>` simulations, uniform priors and the material value instead of a network: what the search reaches with a hand-made evaluation |
 //! | `policy:<ckpt>` | the network's most probable move, no search |
 //! | `mcts:<ckpt>` | tree search with the network, default simulations |
 //! | `mcts:<ckpt>:<sims>` | tree search with `<sims>` simulations per move |
-//! | `engine:<command>[@<limits>]` | a program speaking the engine protocol, run as a subprocess (see [`crate::engine_player`]; e.g. `engine:koshogi engine --model run/step-1@nodes=64`) |
+//! | `engine:<command>[@<limits>]` | a program speaking the engine protocol, run as a subprocess (see [`crate::players::engine`]; e.g. `engine:koshogi engine --model run/step-1@nodes=64`) |
 //!
 //! `<ckpt>` is a checkpoint directory (e.g. `run/checkpoints/step-000001200`) or the model card
 //! file inside it. Because paths may contain `:`, only a final all-digit `:<sims>` is split off.
@@ -18,8 +18,8 @@ use std::fmt;
 use std::path::PathBuf;
 use std::str::FromStr;
 
-use crate::baselines::alphabeta::MAX_DEPTH;
-use crate::engine_player::{EngineSpec, EngineSpecError};
+use super::baselines::alphabeta::MAX_DEPTH;
+use super::engine::{EngineSpec, EngineSpecError};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PlayerSpec {

@@ -1,6 +1,6 @@
 //! Gating between two Ko shogi checkpoints, for `koshogi run`: the candidate becomes the
-//! self-play model only if it passes a match against the incumbent (see [`crate::gate`](mod@crate::gate) for
-//! the decision rule).
+//! self-play model only if it passes a match against the incumbent (see [`gate`] for the
+//! decision rule).
 
 use std::path::Path;
 
@@ -8,14 +8,12 @@ use koshogi_nn::checkpoint::read_card;
 use koshogi_nn::RuntimeConfig;
 use koshogi_rules::Game;
 
-use crate::gate::{gate, GateResult, GateSettings};
-use crate::koshogi_game::new_game;
-use crate::koshogi_ladder::LadderPlayerKind;
-use crate::match_runner::{MatchError, MatchObserver, MatchSettings};
-use crate::network_players::{
+use super::rule::{gate, GateResult, GateSettings};
+use crate::ladder::LadderPlayerKind;
+use crate::matches::{new_game, MatchError, MatchObserver, MatchSettings, Player};
+use crate::players::{
     card_rules_options, resolve_card, CheckpointPathError, MctsPlayer, PolicyPlayer,
 };
-use crate::player::Player;
 
 /// `[gate]` of a run configuration: whether `koshogi run` lets a new checkpoint play self-play
 /// only after it passes a match against the one playing now, and how that match is played.

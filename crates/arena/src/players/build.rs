@@ -4,11 +4,11 @@ use koshogi_nn::checkpoint::read_card;
 use koshogi_nn::RuntimeConfig;
 use koshogi_rules::{Game, RulesOptions};
 
-use crate::baselines::{AlphaBetaPlayer, GreedyPlayer};
-use crate::engine_player::EnginePlayer;
-use crate::network_players::{card_rules_options, resolve_card, MctsPlayer, PolicyPlayer};
-use crate::player::{Player, RandomPlayer};
-use crate::player_spec::PlayerSpec;
+use super::baselines::{AlphaBetaPlayer, GreedyPlayer};
+use super::engine::EnginePlayer;
+use super::network::{card_rules_options, resolve_card, MctsPlayer, PolicyPlayer};
+use super::spec::PlayerSpec;
+use crate::matches::{Player, RandomPlayer};
 
 /// What network players need besides their checkpoint.
 #[derive(Clone, Debug)]
@@ -18,7 +18,7 @@ pub struct PlayerOptions {
     /// `engine:` player without limits.
     pub default_simulations: u32,
     /// Network players take their best move that does not repeat a position
-    /// ([`crate::repetition`]); off, deterministic players often draw by fourfold repetition.
+    /// ([`best_fresh_move`](super::repetition::best_fresh_move)); off, deterministic players often draw by fourfold repetition.
     pub avoid_repetition: bool,
 }
 
@@ -35,7 +35,7 @@ impl Default for PlayerOptions {
 #[derive(Debug, thiserror::Error)]
 pub enum BuildPlayerError {
     #[error(transparent)]
-    Path(#[from] crate::network_players::CheckpointPathError),
+    Path(#[from] crate::players::CheckpointPathError),
     #[error("loading {spec}: {message}")]
     Load { spec: String, message: String },
 }

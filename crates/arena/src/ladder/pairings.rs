@@ -1,5 +1,5 @@
 //! The ladder of a training run: play the checkpoints of `<run>/checkpoints/` against each other,
-//! keep every game in `<run>/arena/games.csv`, and rate them all jointly ([`crate::ladder`]).
+//! keep every game in `<run>/arena/games.csv`, and rate them all jointly ([`RatingPool`]).
 //!
 //! Which games: each checkpoint plays its predecessor and the anchor (the random-initialised
 //! network), `games_per_pair` games per pairing. This connects every checkpoint to the anchor
@@ -23,13 +23,13 @@ use koshogi_run_store::ladder_csv::{LadderCsvError, LadderRow};
 use koshogi_run_store::layout::{ARENA_DIR, CHECKPOINTS_DIR, LADDER_CSV_FILE, TENSORBOARD_DIR};
 use koshogi_run_store::local_checkpoints::LocalCheckpointError;
 
-use crate::game::ArenaGame;
 use crate::games_csv::{
     append_lines_atomic, games_csv_line, read_games_csv, GameRow, GamesCsvError, GAMES_CSV_HEADER,
 };
-use crate::ladder::{Rating, RatingError, RatingPool};
-use crate::match_runner::{run_match, MatchError, MatchObserver, MatchSettings};
-use crate::player::{derive_seed, Player, Renamed};
+use crate::matches::{
+    derive_seed, run_match, ArenaGame, MatchError, MatchObserver, MatchSettings, Player, Renamed,
+};
+use crate::statistics::{Rating, RatingError, RatingPool};
 
 #[derive(Debug, thiserror::Error)]
 pub enum LadderError {
@@ -263,10 +263,10 @@ pub fn ladder_rows(ratings: &[Rating], steps: &HashMap<String, u64>) -> Vec<Ladd
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::player::RandomPlayer;
+    use crate::matches::RandomPlayer;
     use koshogi_run_store::ladder_csv::{read_ladder_csv, write_ladder_csv};
 
-    use crate::toy::{race, Careful};
+    use crate::matches::toy::{race, Careful, Race};
 
     #[test]
     fn pairs_chain_each_player_to_its_predecessor_and_the_anchor() {
@@ -330,7 +330,7 @@ mod tests {
             parallel_games: 8,
             ..MatchSettings::default()
         };
-        let mut make = |name: &str| -> Result<Box<dyn Player<crate::toy::Race>>, LadderError> {
+        let mut make = |name: &str| -> Result<Box<dyn Player<Race>>, LadderError> {
             Ok(match name {
                 "strong" => Box::new(Careful),
                 _ => Box::new(RandomPlayer::named(name)),

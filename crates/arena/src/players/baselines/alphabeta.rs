@@ -47,7 +47,7 @@ use rayon::prelude::*;
 use koshogi_rules::{Game, Move, MutualDestruction, NoMoves, Position, RulesOptions};
 
 use super::material::material_balance;
-use crate::player::{MoveRequest, Player, PlayerError};
+use crate::matches::{MoveRequest, Player, PlayerError};
 use koshogi_rules::piece_values::baseline_piece_value;
 
 /// Deepest search `ab:<depth>` accepts: in games depth 4 already runs into the budget on most
@@ -428,8 +428,8 @@ fn capture_order(position: &Position, mv: &Move) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::baselines::greedy::{greedy_move, move_gains};
-    use crate::baselines::test_positions::game;
+    use crate::players::baselines::greedy::{greedy_move, move_gains};
+    use crate::players::baselines::test_positions::game;
     use koshogi_rules::{Color, PieceKind, Square};
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;

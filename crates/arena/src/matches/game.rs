@@ -3,7 +3,7 @@
 //! Why a trait and not `koshogi_rules::Game` directly: the match machinery (colour alternation,
 //! paired openings, parallel games, SPRT stopping, records) is game-independent, and testing it on
 //! a tiny game whose odds are known by construction is faster and sharper than on Ko shogi.
-//! Ko shogi implements it in [`crate::koshogi_game`].
+//! Ko shogi implements it in `koshogi_game.rs` ([`new_game`](super::new_game)).
 
 use std::fmt::Debug;
 

@@ -7,10 +7,10 @@
 //! undecided when the game budget runs out, or without an SPRT, it passes iff its score reaches
 //! `required_score` (default ½: ties favour the candidate, as in KataGo's gatekeeper).
 
-use crate::game::ArenaGame;
-use crate::match_runner::{run_match, MatchError, MatchObserver, MatchReport, MatchSettings};
-use crate::player::Player;
-use crate::sprt::SprtDecision;
+use crate::matches::{
+    run_match, ArenaGame, MatchError, MatchObserver, MatchReport, MatchSettings, Player,
+};
+use crate::statistics::SprtDecision;
 
 #[derive(Clone, Debug)]
 pub struct GateSettings {
@@ -90,9 +90,9 @@ pub fn gate<G: ArenaGame>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::player::RandomPlayer;
-    use crate::sprt::SprtSettings;
-    use crate::toy::{race, Careful};
+    use crate::matches::toy::{race, Careful};
+    use crate::matches::RandomPlayer;
+    use crate::statistics::SprtSettings;
 
     fn settings(sprt: bool) -> GateSettings {
         GateSettings {

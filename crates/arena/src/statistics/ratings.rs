@@ -320,7 +320,7 @@ fn cholesky(mut a: Vec<Vec<f64>>) -> Option<Vec<Vec<f64>>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::elo::elo_from_score;
+    use crate::statistics::elo_from_score;
 
     fn rating<'a>(ratings: &'a [Rating], name: &str) -> &'a Rating {
         ratings.iter().find(|r| r.name == name).unwrap()

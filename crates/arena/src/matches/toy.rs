@@ -1,8 +1,8 @@
 //! Tiny game and players for testing the match machinery (test builds only): outcomes and
 //! strengths are known by construction, and a game takes microseconds.
 
-use crate::game::{ArenaGame, GameEnd, Side};
-use crate::player::{MoveRequest, Player, PlayerError};
+use super::game::{ArenaGame, GameEnd, Side};
+use super::player::{MoveRequest, Player, PlayerError};
 
 /// A race on a shared counter: each ply adds 0, 1 or 2; whoever brings it to 10 or more wins.
 /// Passing (adding 0) lets games run long, so the ply cap matters; moving first is an

@@ -9,8 +9,8 @@ use koshogi_rules::game_record::termination_text;
 use koshogi_rules::notation::format_hodges;
 use koshogi_rules::{Color, Game, Move, RulesOptions};
 
-use crate::game::{ArenaGame, GameEnd, Side};
-use crate::match_runner::MatchSettings;
+use super::game::{ArenaGame, GameEnd, Side};
+use super::runner::MatchSettings;
 
 /// A new game from the standard start position under `options`, carrying the match's ply cap
 /// (network players see the cap in their input features, and the search values it exactly) and

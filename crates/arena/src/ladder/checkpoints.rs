@@ -1,5 +1,5 @@
 //! `koshogi arena --ladder <run>`: rate every checkpoint of a training run (see
-//! [`crate::ladder_run`] for the pairing scheme and the files).
+//! `pairings.rs`, [`ladder_pairs`], for the pairing scheme and the files).
 //!
 //! The anchor (Elo 0) is the random-initialised network: the run's `step-000000000` checkpoint
 //! if it has one, otherwise a network with the run's architecture initialised from torch seed 0,
@@ -21,17 +21,16 @@ use koshogi_run_store::ladder_csv::write_ladder_csv;
 use koshogi_run_store::layout::MODEL_CARD_FILE;
 use koshogi_run_store::local_checkpoints::list_checkpoints;
 
-use crate::games_csv::read_games_csv;
-use crate::koshogi_game::new_game;
-use crate::ladder::Rating;
-use crate::ladder_run::{
+use super::pairings::{
     ladder_pairs, ladder_rows, play_missing_games, rate_games, LadderError, LadderPaths,
 };
-use crate::match_runner::{MatchObserver, MatchSettings};
-use crate::network_players::{card_rules_options, resolve_card, MctsPlayer, PolicyPlayer};
-use crate::player::Player;
-use crate::player_spec::{PlayerSpec, PlayerSpecError};
-use crate::players::{build_player, PlayerOptions};
+use crate::games_csv::read_games_csv;
+use crate::matches::{new_game, MatchObserver, MatchSettings, Player};
+use crate::players::{
+    build_player, card_rules_options, resolve_card, MctsPlayer, PlayerOptions, PlayerSpec,
+    PlayerSpecError, PolicyPlayer,
+};
+use crate::statistics::Rating;
 
 /// Name of the synthesised anchor when the run has no step-0 checkpoint.
 pub const RANDOM_INIT_NAME: &str = "random-init";
@@ -94,7 +93,7 @@ pub struct RunLadderSettings {
     pub match_settings: MatchSettings,
     pub player: LadderPlayerKind,
     pub runtime: RuntimeConfig,
-    /// Virtual draws per pairing in the rating fit (see [`crate::ladder`]).
+    /// Virtual draws per pairing in the rating fit (see [`RatingPool`](crate::RatingPool)).
     pub virtual_draws_per_pair: f64,
     /// Also write the ratings to TensorBoard under `<run>/tb/arena`.
     pub tensorboard: bool,

@@ -1,0 +1,17 @@
+//! `koshogi eval`: one fixed evaluation of a checkpoint of a training run — against the run's
+//! first checkpoint and fixed opponents, as the raw policy and with tree search — as a table
+//! anyone can rerun and compare with another run's.
+//!
+//! * `run.rs`: which rows, and playing them ([`plan_evaluation`], [`run_evaluation`]);
+//! * [`report`]: the table as Markdown and JSON in `<run>/eval/`;
+//! * `move_stats.rs`: how each side moves, the share of passes and captures ([`MoveStats`]).
+
+mod move_stats;
+pub mod report;
+mod run;
+
+pub use move_stats::{classify_move, CountingPlayer, MoveClass, MoveStats};
+pub use run::{
+    eval_dir, plan_evaluation, run_evaluation, EvalConditions, EvalError, EvalObserver, EvalPlan,
+    EvalRow, EvalSettings, Evaluation, RowPlan,
+};

@@ -1,0 +1,27 @@
+//! Ko shogi players and the textual syntax that names them (`koshogi arena --a/--b`, the ladder's
+//! baselines, `koshogi eval --opponents`). The [`Player`](crate::Player) interface itself belongs
+//! to the match machinery ([`crate::matches`]).
+//!
+//! * `spec.rs`: [`PlayerSpec`], the `random | greedy | ab:<depth> | material:<sims> |
+//!   policy:<ckpt> | mcts:<ckpt>[:sims] | engine:<command>[@limits]` syntax;
+//! * `build.rs`: [`build_player`], a spec → a player ([`PlayerOptions`]);
+//! * [`baselines`]: players that need no network (greedy material, alpha-beta);
+//! * `network.rs`: players backed by a checkpoint, the raw policy ([`PolicyPlayer`]) and tree
+//!   search ([`MctsPlayer`]);
+//! * [`engine`]: any program speaking the engine protocol, as a subprocess ([`EnginePlayer`]);
+//! * `repetition.rs`: how the network players steer away from repeated positions.
+
+pub mod baselines;
+mod build;
+pub mod engine;
+mod network;
+mod repetition;
+mod spec;
+
+pub use baselines::{AlphaBetaPlayer, GreedyPlayer};
+pub use build::{build_player, match_rules, BuildPlayerError, BuiltPlayer, PlayerOptions};
+pub use engine::{EnginePlayer, EngineSpec};
+pub use network::{
+    card_rules_options, resolve_card, CheckpointPathError, MctsPlayer, PolicyPlayer,
+};
+pub use spec::{PlayerSpec, PlayerSpecError};
