@@ -16,12 +16,11 @@
 //!
 //! The types most callers need are re-exported here; the rest is reached through its folder
 //! (`koshogi_arena::ladder::run_ladder`, `koshogi_arena::players::baselines::alphabeta`).
-//! The per-game tables the arena writes are [`games_csv`]; the ladder's ratings table belongs to
-//! the run store ([`koshogi_run_store::ladder_csv`]); game records are the rules crate's
-//! ([`koshogi_rules::game_record`]).
+//! The files the arena writes have their formats in the run store
+//! ([`koshogi_run_store::games_csv`], [`koshogi_run_store::ladder_csv`]); game records are the
+//! rules crate's ([`koshogi_rules::game_record`]).
 
 pub mod evaluation;
-pub mod games_csv;
 pub mod gate;
 pub mod ladder;
 pub mod matches;

@@ -13,9 +13,10 @@
 //! It also owns the run's local side that every role shares: the names inside a run
 //! ([`layout`]), the complete checkpoints of a local `checkpoints/` directory with the gate's
 //! `accepted.json` ([`local_checkpoints`]), the bounded reading of a run's small files
-//! ([`small_file`]) and the ladder's ratings table ([`ladder_csv`]). Its files are written
-//! crash-safely through `koshogi_files::atomic`, the one owner of atomic writes (a crate below
-//! this one, because koshogi-nn and koshogi-replay write files too).
+//! ([`small_file`]), and the arena's tables: its games ([`games_csv`]) and the ladder's ratings
+//! ([`ladder_csv`]). Its files are written crash-safely through `koshogi_files::atomic`, the one
+//! owner of atomic writes (a crate below this one, because koshogi-nn and koshogi-replay write
+//! files too).
 //!
 //! Nothing here knows about training: the roles (`koshogi selfplay`, `train`, `arena`) decide
 //! what to send and fetch. See docs/distributed.md.
@@ -23,6 +24,7 @@
 pub mod checkpoints;
 pub mod copy;
 mod error;
+pub mod games_csv;
 pub mod ladder_csv;
 pub mod layout;
 pub mod local_checkpoints;

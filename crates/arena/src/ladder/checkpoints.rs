@@ -17,6 +17,7 @@ use koshogi_mcts::SearchConfig;
 use koshogi_nn::checkpoint::{read_card, save};
 use koshogi_nn::{Model, RuntimeConfig};
 use koshogi_rules::Game;
+use koshogi_run_store::games_csv::read_games_csv;
 use koshogi_run_store::ladder_csv::write_ladder_csv;
 use koshogi_run_store::layout::MODEL_CARD_FILE;
 use koshogi_run_store::local_checkpoints::list_checkpoints;
@@ -24,7 +25,6 @@ use koshogi_run_store::local_checkpoints::list_checkpoints;
 use super::pairings::{
     ladder_pairs, ladder_rows, play_missing_games, rate_games, LadderError, LadderPaths,
 };
-use crate::games_csv::read_games_csv;
 use crate::matches::{new_game, MatchObserver, MatchSettings, Player};
 use crate::players::{
     build_player, card_rules_options, resolve_card, MctsPlayer, PlayerOptions, PlayerSpec,

@@ -7,8 +7,8 @@
 //! * `checkpoints.rs`: the players of a Ko shogi run — its checkpoints, the random-initialised
 //!   anchor and the baselines — and the whole ladder ([`run_ladder`]).
 //!
-//! The ratings themselves are [`crate::statistics`]' Bradley–Terry fit; the tables' formats are
-//! [`crate::games_csv`] and the run store's [`koshogi_run_store::ladder_csv`].
+//! The ratings themselves are [`crate::statistics`]' Bradley–Terry fit; both tables' formats
+//! belong to the run store ([`koshogi_run_store::games_csv`], [`koshogi_run_store::ladder_csv`]).
 
 mod checkpoints;
 mod pairings;

@@ -19,15 +19,16 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
+use koshogi_run_store::games_csv::{
+    append_lines_atomic, games_csv_line, read_games_csv, GameRow, GamesCsvError, GAMES_CSV_HEADER,
+};
 use koshogi_run_store::ladder_csv::{LadderCsvError, LadderRow};
 use koshogi_run_store::layout::{ARENA_DIR, CHECKPOINTS_DIR, LADDER_CSV_FILE, TENSORBOARD_DIR};
 use koshogi_run_store::local_checkpoints::LocalCheckpointError;
 
-use crate::games_csv::{
-    append_lines_atomic, games_csv_line, read_games_csv, GameRow, GamesCsvError, GAMES_CSV_HEADER,
-};
 use crate::matches::{
     derive_seed, run_match, ArenaGame, MatchError, MatchObserver, MatchSettings, Player, Renamed,
+    Side,
 };
 use crate::statistics::{Rating, RatingError, RatingPool};
 
@@ -210,7 +211,7 @@ pub fn play_missing_games<G: ArenaGame>(
                 games_csv_line(
                     &g.black,
                     &g.white,
-                    g.winner,
+                    g.winner.map(Side::color),
                     g.plies,
                     &g.termination,
                     record.as_deref(),

@@ -22,13 +22,13 @@ use std::path::{Path, PathBuf};
 
 use koshogi_files::atomic::write_atomic;
 use koshogi_rules::game_record::{format_record, RecordResult};
+use koshogi_run_store::games_csv::{games_csv_line, GAMES_CSV_HEADER};
 use rand::seq::IndexedRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use super::game::{ArenaGame, GameEnd, Side};
 use super::player::{derive_seed, Choice, MoveRequest, Player, PlayerError};
-use crate::games_csv::{games_csv_line, GAMES_CSV_HEADER};
 use crate::statistics::{
     EloEstimate, GameScore, PairCounts, SprtDecision, SprtSettings, SprtStatus, WinDrawLoss,
 };
@@ -487,7 +487,7 @@ fn finish_game<G: ArenaGame>(
         games_csv_line(
             &black,
             &white,
-            end.winner,
+            end.winner.map(Side::color),
             g.plies,
             &end.reason,
             record_path
@@ -700,7 +700,8 @@ mod tests {
         }
         // Different pairs get different openings (27 possible 3-ply lines, 4 pairs: a repeat of
         // all four would be a seeding bug).
-        let rows = crate::games_csv::read_games_csv(&dir.path().join("games.csv")).unwrap();
+        let rows =
+            koshogi_run_store::games_csv::read_games_csv(&dir.path().join("games.csv")).unwrap();
         assert_eq!(rows.len(), 8);
         assert_eq!(rows[0].black, "careful");
         assert_eq!(rows[1].white, "careful");

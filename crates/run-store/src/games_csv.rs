@@ -1,14 +1,20 @@
-//! The per-game CSV table of a match or a ladder (`games.csv`): one line per game with both
-//! players, the result, the length, the termination and the game's record file, so results can
-//! be tallied without reading the records. The records themselves are the rules crate's
-//! format ([`koshogi_rules::game_record`]).
+//! The per-game CSV table of a match or a ladder (`games.csv`, in a match's output directory
+//! and in `<run>/arena/`): one line per game with both players, the result, the length, the
+//! termination and the game's record file, so results can be tallied without reading the
+//! records. Written and read by the arena; its format lives here, next to `ladder.csv`'s
+//! ([`crate::ladder_csv`]). The records themselves are the rules crate's format
+//! ([`koshogi_rules::game_record`]), and so is the result column ([`score_text`]).
+//!
+//! ```text
+//! black,white,result,plies,termination,record
+//! step-000000200,greedy,1-0,163,general and banner captured,game-000000.txt
+//! ```
 
 use std::path::Path;
 
 use koshogi_files::atomic::write_atomic;
 use koshogi_rules::game_record::score_text;
-
-use crate::matches::Side;
+use koshogi_rules::Color;
 
 /// Appends `lines` to a text file (creating it with `header` if absent), atomically: a crash
 /// leaves the file with all of them or none.
@@ -31,11 +37,12 @@ pub fn append_lines_atomic(path: &Path, header: &str, lines: &[String]) -> std::
 /// Header of the per-game CSV tables (`games.csv`).
 pub const GAMES_CSV_HEADER: &str = "black,white,result,plies,termination,record";
 
-/// One CSV line for a finished game; fields never contain commas (they are replaced).
+/// One CSV line for a finished game (`winner`: `None` for a draw); fields never contain commas
+/// (they are replaced).
 pub fn games_csv_line(
     black: &str,
     white: &str,
-    winner: Option<Side>,
+    winner: Option<Color>,
     plies: u32,
     termination: &str,
     record: Option<&Path>,
@@ -45,7 +52,7 @@ pub fn games_csv_line(
         "{},{},{},{},{},{}",
         clean(black),
         clean(white),
-        score_text(winner.map(Side::color)),
+        score_text(winner),
         plies,
         clean(termination),
         record
@@ -130,7 +137,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("games.csv");
         let lines = [
-            games_csv_line("x", "y", Some(Side::Second), 10, "mate, really", None),
+            games_csv_line("x", "y", Some(Color::White), 10, "mate, really", None),
             games_csv_line("y", "x", None, 200, "max plies", Some(Path::new("r.txt"))),
         ];
         append_lines_atomic(&path, GAMES_CSV_HEADER, &lines[..1]).unwrap();
