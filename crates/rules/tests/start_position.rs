@@ -1,5 +1,6 @@
 //! The start position (§3): move count at depth 1 worked out by hand, the symmetry between the
-//! two sides, and perft regression values.
+//! two sides, and perft's divide. The perft counts themselves are data: `data/rules/perft.txt`
+//! (run by `tests/perft_counts.rs`).
 
 // Hand count for Black (White's array is the 180° rotation, so White's count is the same).
 // Ranks h–l are empty; on rank g only White's vanguard stands on 10g; Black occupies m–s.
@@ -98,21 +99,4 @@ fn perft_depth_one_matches_the_hand_count_and_divide_sums() {
     let mut sorted = names.clone();
     sorted.sort();
     assert_eq!(names, sorted, "divide is sorted by canonical notation");
-}
-
-/// Depth 2 checked by hand through `perft --divide`: White has 226 replies (symmetry) unless
-/// Black's first move enters White's reach. The only such moves: the vanguard to 10h…10k (White's
-/// vanguard keeps 1…4 moves: 222…225), a chariot to rank i or j (the opposing chariot's forward
-/// run shortens: 224, 225), a shield unit to 19m/1m and a chariot unit to 19m…19g (the white
-/// chariot unit loses its zone capture on 19n: 224 … 218), the chariot unit capturing on 19f
-/// (−9 for the lost unit, +1 for the white shield unit's sideways capture: 218), the chariot
-/// unit stepping back to 19o (the white unit gains 19n and x19o, both with + and =: 228).
-/// Summing those differences gives 226·226 − 136 = 50 940.
-#[test]
-fn perft_regression_values() {
-    let pos = Position::startpos();
-    let opts = RulesOptions::default();
-    assert_eq!(perft(&pos, 2, &opts), 50_940);
-    // Depth 3 is a regression value from this engine (not derived by hand).
-    assert_eq!(perft(&pos, 3, &opts), 11_590_987);
 }
