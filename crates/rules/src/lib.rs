@@ -24,6 +24,12 @@
 //!   `repetition_count`, `with_max_plies` (counts moves played in this game).
 //! * [`gives_check`] — §10.3, used for perpetual check.
 //! * [`piece_values`] — what each piece type is worth, on the search's and the baselines' scale.
+//!
+//! # Tests
+//! Unit tests sit with the code; `tests/` holds the tests against the public API (one file per
+//! topic of `docs/rules.md` §13.3). Reference positions with their expected moves and the perft
+//! counts are text fixtures in the workspace's `data/rules/` (format in `data/README.md`), run by
+//! `tests/movegen_fixtures.rs` and `tests/perft_counts.rs`.
 
 mod color;
 mod game;
