@@ -13,8 +13,9 @@
 
 use std::io::Write;
 
-use koshogi_replay::format::{entry_name, shard_checksum, CHECKSUM_MEMBER};
+use koshogi_replay::format::{shard_checksum, CHECKSUM_MEMBER};
 use koshogi_replay::npy::NpyArray;
+use koshogi_replay::npz::entry_name;
 use koshogi_replay::{decode_position, Shard};
 use koshogi_rules::{Game, RulesOptions};
 use libfuzzer_sys::fuzz_target;
