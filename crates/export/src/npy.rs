@@ -3,10 +3,10 @@
 //! errors naming the file; the format itself (writer and header parser) is
 //! `koshogi_replay::npy`, the workspace's one `.npy` implementation.
 
-use std::io::Read;
 use std::path::Path;
 
 use koshogi_files::atomic::write_atomic;
+use koshogi_files::small_file::read_bounded;
 use koshogi_replay::npy::{Dtype, NpyArray};
 
 use crate::error::ExportError;
@@ -32,13 +32,13 @@ pub fn read_f32(path: &Path) -> Result<(Vec<f32>, Vec<usize>), ExportError> {
         path: path.to_path_buf(),
         reason,
     };
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)
-        .and_then(|file| file.take(MAX_NPY_BYTES + 1).read_to_end(&mut bytes))
-        .map_err(ExportError::io(path))?;
-    if bytes.len() as u64 > MAX_NPY_BYTES {
-        return Err(bad(format!("larger than {MAX_NPY_BYTES} bytes")));
-    }
+    let bytes = read_bounded(path, MAX_NPY_BYTES).map_err(|error| {
+        if error.kind() == std::io::ErrorKind::InvalidData {
+            bad(format!("larger than {MAX_NPY_BYTES} bytes"))
+        } else {
+            ExportError::io(path)(error)
+        }
+    })?;
     let array = NpyArray::from_npy_bytes(&bytes).map_err(|e| bad(e.to_string()))?;
     let data = array.elements::<f32>().ok_or_else(|| {
         bad(format!(

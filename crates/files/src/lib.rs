@@ -1,5 +1,6 @@
 //! The file primitives shared by every crate that writes a run's files: crash-safe writes
-//! ([`atomic`]) and SHA-256 fingerprints in hex ([`digest`]).
+//! ([`atomic`]), SHA-256 fingerprints in hex ([`digest`]) and reads through a size bound
+//! ([`small_file`]).
 //!
 //! Why a crate of its own: the users are koshogi-nn (checkpoints: weights, card, the weights'
 //! SHA-256), koshogi-replay (shards), koshogi-run-store and everything above them. The only
@@ -12,3 +13,4 @@
 
 pub mod atomic;
 pub mod digest;
+pub mod small_file;

@@ -12,8 +12,8 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::small_file::read_small_text;
 use koshogi_files::atomic::write_atomic;
+use koshogi_files::small_file::read_small_text;
 
 /// The first line of `ladder.csv`.
 const LADDER_CSV_HEADER: &str = "name,step,elo,stderr,games,points";

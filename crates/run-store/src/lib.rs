@@ -12,11 +12,11 @@
 //!
 //! It also owns the run's local side that every role shares: the names inside a run
 //! ([`layout`]), the complete checkpoints of a local `checkpoints/` directory with the gate's
-//! `accepted.json` ([`local_checkpoints`]), the bounded reading of a run's small files
-//! ([`small_file`]), and the arena's tables: its games ([`games_csv`]) and the ladder's ratings
-//! ([`ladder_csv`]). Its files are written crash-safely through `koshogi_files::atomic`, the one
-//! owner of atomic writes (a crate below this one, because koshogi-nn and koshogi-replay write
-//! files too).
+//! `accepted.json` ([`local_checkpoints`]), and the arena's tables: its games ([`games_csv`])
+//! and the ladder's ratings ([`ladder_csv`]). Its files are written crash-safely and its small
+//! files read through a size bound by `koshogi_files` (`atomic`, `small_file`), the one owner of
+//! both (a crate below this one, because koshogi-nn, koshogi-replay and koshogi-export read and
+//! write files too).
 //!
 //! Nothing here knows about training: the roles (`koshogi selfplay`, `train`, `arena`) decide
 //! what to send and fetch. See docs/distributed.md.
@@ -32,7 +32,6 @@ mod location;
 pub mod outbox;
 mod remote;
 mod shards;
-pub mod small_file;
 pub mod tree;
 
 pub use error::StoreError;

@@ -15,8 +15,8 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::layout::{parse_checkpoint_dir_name, ACCEPTED_FILE};
-use crate::small_file::read_small_text;
 use koshogi_files::atomic::write_atomic;
+use koshogi_files::small_file::read_small_text;
 
 /// Listing a checkpoint directory or writing `accepted.json` failed.
 #[derive(Debug, thiserror::Error)]

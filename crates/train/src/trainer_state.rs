@@ -10,7 +10,7 @@
 
 use std::path::{Path, PathBuf};
 
-use koshogi_run_store::small_file::read_small_text;
+use koshogi_files::small_file::read_small_text;
 use serde::{Deserialize, Serialize};
 
 use crate::sampler::SamplerCursor;
