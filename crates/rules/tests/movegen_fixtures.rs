@@ -14,11 +14,11 @@ use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use common::{position, sq, token_at, QUIET_GENERALS};
+use common::{content_lines, data_path, pieces_position, sq, token_at};
 use koshogi_rules::{Color, Move, Position, Promotion, RulesOptions};
 
 fn fixture_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/rules/movegen")
+    data_path("rules/movegen")
 }
 
 /// The files of the fixture directory ending in `extension`, sorted; at least one.
@@ -36,17 +36,6 @@ fn fixture_files(extension: &str) -> Vec<PathBuf> {
         dir.display()
     );
     files
-}
-
-/// The lines of a fixture file with their numbers, comments (`#` to the end of the line) and
-/// blank lines dropped.
-fn content_lines(path: &Path) -> Vec<(usize, String)> {
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    text.lines()
-        .enumerate()
-        .map(|(i, line)| (i + 1, line.split('#').next().unwrap().trim().to_string()))
-        .filter(|(_, line)| !line.is_empty())
-        .collect()
 }
 
 fn color(text: &str) -> Color {
@@ -84,26 +73,6 @@ fn matches_pattern(text: &str, pattern: &str) -> bool {
         }
     }
     true
-}
-
-/// A position holding `pieces` (`(KSFEN token, point)`) and, unless they include a general or a
-/// governor of that colour, the quiet generals of Black on 18s and White on 2a.
-fn pieces_position(pieces: &[(&str, &str)], side: Color) -> Position {
-    let commands = |general: &str, governor: &str| {
-        pieces
-            .iter()
-            .any(|&(token, _)| token == general || token == governor)
-    };
-    let mut all: Vec<(&str, &str)> = QUIET_GENERALS
-        .iter()
-        .copied()
-        .filter(|&(general, _)| match general {
-            "G" => !commands("G", "GV"),
-            _ => !commands("g", "gv"),
-        })
-        .collect();
-    all.extend_from_slice(pieces);
-    position(&all, if side == Color::Black { 'b' } else { 'w' })
 }
 
 /// One case of a `*.cases` file: where it starts, its title and its lines after `case`.

@@ -7,8 +7,28 @@
 #![allow(dead_code)]
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
 
 use koshogi_rules::{Color, Game, Move, Position, Promotion, RulesOptions, Square};
+
+/// `relative` inside the top-level `data/` folder, where the fixtures kept as text are
+/// (`data/README.md`).
+pub fn data_path(relative: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../data")
+        .join(relative)
+}
+
+/// The lines of a fixture file with their numbers, comments (`#` to the end of the line) and
+/// blank lines dropped.
+pub fn content_lines(path: &Path) -> Vec<(usize, String)> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    text.lines()
+        .enumerate()
+        .map(|(i, line)| (i + 1, line.split('#').next().unwrap().trim().to_string()))
+        .filter(|(_, line)| !line.is_empty())
+        .collect()
+}
 
 /// A point from its text (`"10j"`); panics on a typo in a test.
 pub fn sq(text: &str) -> Square {
@@ -62,6 +82,26 @@ pub fn position_with_generals(pieces: &[(&str, &str)], side: char) -> Position {
     let mut all: Vec<(&str, &str)> = QUIET_GENERALS.to_vec();
     all.extend_from_slice(pieces);
     position(&all, side)
+}
+
+/// A position holding `pieces` (`(KSFEN token, point)`) and, unless they include a general or a
+/// governor of that colour, the quiet generals of Black on 18s and White on 2a.
+pub fn pieces_position(pieces: &[(&str, &str)], side: Color) -> Position {
+    let commands = |general: &str, governor: &str| {
+        pieces
+            .iter()
+            .any(|&(token, _)| token == general || token == governor)
+    };
+    let mut all: Vec<(&str, &str)> = QUIET_GENERALS
+        .iter()
+        .copied()
+        .filter(|&(general, _)| match general {
+            "G" => !commands("G", "GV"),
+            _ => !commands("g", "gv"),
+        })
+        .collect();
+    all.extend_from_slice(pieces);
+    position(&all, if side == Color::Black { 'b' } else { 'w' })
 }
 
 /// A position holding exactly `pieces`.
