@@ -1,77 +1,55 @@
 //! Every one of the 57 piece types alone in the centre (10j) of an otherwise empty board (plus the
-//! two generals far away, so that both sides survive, §10.1).
+//! two generals far away, so that both sides survive, §10.1), and the exact destinations of the
+//! step movers and a few corner and White-frame cases.
 //!
-//! Expected counts are worked out by hand from §5 (comments show the arithmetic). Black's zone is
-//! ranks a–f (§1.6): from rank j a forward line reaches it after 4 steps, so a promotable piece
-//! that ranges forward gets two moves (`+` and `=`) on each of the 6 zone points of every forward
-//! line (§8.2). White's position is the 180° rotation, so White's counts are the same.
+//! The expected counts are data: `data/rules/pieces_alone.txt` (format in `data/README.md`),
+//! worked out by hand from §5 with the arithmetic in its comments, so that a count is read and
+//! corrected without reading Rust. Every line is checked for the Black piece and for the White
+//! one (White's position is the 180° rotation, so White's counts are the same). The file must
+//! name every type exactly once; a file without counts, a malformed line or an unknown token
+//! fails, naming the file and line.
 
 mod common;
 
 use common::*;
 use koshogi_rules::{PieceKind, Square};
 
-/// (KSFEN token, hand-derived number of legal moves of that piece standing on 10j, Black to move).
-const CENTRE_COUNTS: &[(&str, usize)] = &[
-    ("G", 8),   // K
-    ("SC", 8),  // F 4 + D 4; D forward lands on rank h, outside the zone
-    ("PL", 8),  // W 4 + A 4
-    ("A", 7),   // all but b
-    ("WR", 25), // 5x5 square minus the centre (24) + one pass; never promotes
-    ("SR", 6),  // W 4 + fl fr
-    ("GH", 5),  // F 4 + f
-    ("CS", 6),  // F 4 + f + b
-    ("EN", 4),  // fl f fr b
-    ("TB", 8),  // D 4 + A 4, nothing to shoot
-    ("SM", 8),
-    ("FD", 16), // f: 9 points (6 in the zone, doubled: +6), b step 1 → 9 + 6 + 1
-    ("MA", 8),
-    ("D", 6), // fl fr bl br l r
-    ("B", 6),
-    ("SN", 7),  // all but f
-    ("DU", 90), // 8 rays x 9 = 72, f/fl/fr each 6 zone points doubled: +18
-    ("Q", 46),  // R 36 + F 4 + 6 zone points on f
-    ("FH", 52), // B 36 + W 4 + 12 zone points on fl/fr
-    ("R", 10),  // b: 9 + f step 1 (rank i, not in zone)
-    ("FW", 4),  // F, nothing to shoot
-    ("E", 36),  // B, never promotes
-    ("LB", 4),
-    ("SB", 4),
-    ("C", 4),
-    ("HS", 8),
-    ("CA", 24), // 8 single + 12 same-major double + pass = 21 points; (0,4),(±2,4) land on rank f: +3
-    ("P", 4),   // needs its drum on the board to step forward (§8.7), see DRUM below
-    ("PU", 26), // f/b rays 18 + l r 2 + 6 zone points on f
-    ("SP", 4),
-    ("SU", 22), // l/r rays 18 + F 4, no zone point reachable
-    ("CH", 22), // 4 x 5 = 20; f 4 and f 5 land on ranks f and e: +2
-    ("CU", 42), // R 36 + 6 zone points on f
-    ("VA", 7),  // f 1..5 = 5; ranks f, e in the zone: +2
-    // promoted-only types never promote again
-    ("AM", 25), // one leg 8; two legs add (±2,±2) 4, (0,±4)(±4,0) 4, (±1,±3) 4, (±3,±1) 4; pass 1
-    ("BD", 41), // one leg 8; two legs add 32 new points ((±2,0)…(±2,±3)); pass 1
-    ("TN", 24), // f/b rays 18 + the 6 other king steps
-    ("VB", 24), // l/r rays 18 + the 6 other king steps
-    ("DP", 45), // B 36 + f ray 9
-    ("PF", 4),  // fl f fr b; burning hits nothing
-    ("FG", 25), // two D/A jumps = 5x5 lattice of step 2: 24 points + pass
-    ("HL", 25),
-    ("SK", 37), // l/r 18 + fl/fr 18 + b step
-    ("GV", 8),
-    ("TC", 36), // exactly 5 W steps: Manhattan 1 (4) + 3 (12) + 5 (20) points
-    ("FL", 20), // 1..5 steps in one of 4 orthogonal directions
-    ("DR", 81), // Q 72 + 8 knight-offset points of K^2 + pass
-    ("TW", 45), // R 36 + F 4 + (±2,±2) 4 + pass 1 ((±2,0) etc. already on R rays)
-    ("HK", 45), // B 36 + W 4 + (±2,0),(0,±2) 4 + pass 1
-    ("EW", 37), // l/r 18 + bl/br 18 + f step
-    ("CG", 20), // R5, nothing to shoot
-    ("LC", 8),
-    ("CC", 8),
-    ("WC", 20),
-    ("WH", 41),     // N 8 + N+N: 32 new points + pass
-    ("CM", 45 + 9), // B 36 + f/b rays 18
-    ("HF", 54),     // B 36 + l/r rays 18
-];
+/// One line of the counts file: the KSFEN token of the Black piece and its expected number of
+/// legal moves on 10j.
+struct CentreCount {
+    line: usize,
+    token: String,
+    expected: usize,
+}
+
+/// The counts of `data/rules/pieces_alone.txt`, each type at most once; at least one.
+fn centre_counts() -> Vec<CentreCount> {
+    let path = data_path("rules/pieces_alone.txt");
+    let mut counts: Vec<CentreCount> = Vec::new();
+    for (line, text) in content_lines(&path) {
+        let at = format!("pieces_alone.txt:{line}");
+        let fields: Vec<&str> = text.split_whitespace().collect();
+        let [token, count] = fields[..] else {
+            panic!("{at}: expected `<TOKEN> <count>`, not {text:?}");
+        };
+        let kind = PieceKind::from_code(token)
+            .filter(|kind| kind.code() == token)
+            .unwrap_or_else(|| panic!("{at}: {token:?} is not the code of a type (upper case)"));
+        let expected: usize = count
+            .parse()
+            .unwrap_or_else(|_| panic!("{at}: not a count: {count:?}"));
+        if let Some(first) = counts.iter().find(|c| c.token == kind.code()) {
+            panic!("{at}: {token} again (first on line {})", first.line);
+        }
+        counts.push(CentreCount {
+            line,
+            token: token.to_string(),
+            expected,
+        });
+    }
+    assert!(!counts.is_empty(), "{}: no counts", path.display());
+    counts
+}
 
 /// The drum (for pawns, §8.7) and the Taoist priest (so that a thunderclap or flag waver is not
 /// reverted, §8.6), both far from the centre.
@@ -91,26 +69,33 @@ fn centre_count(token: &str, white: bool) -> usize {
 }
 
 #[test]
-fn the_table_covers_all_57_types() {
-    assert_eq!(CENTRE_COUNTS.len(), 57);
+fn the_counts_cover_all_57_types() {
+    let counts = centre_counts();
+    assert_eq!(PieceKind::ALL.len(), 57);
     for kind in PieceKind::ALL {
         assert!(
-            CENTRE_COUNTS.iter().any(|(code, _)| *code == kind.code()),
-            "{} missing from the table",
+            counts.iter().any(|c| c.token == kind.code()),
+            "{} missing from pieces_alone.txt",
             kind.code()
         );
     }
+    assert_eq!(counts.len(), PieceKind::ALL.len());
 }
 
 #[test]
 fn every_type_alone_in_the_centre_has_the_hand_counted_number_of_moves() {
     let mut wrong = Vec::new();
-    for &(token, expected) in CENTRE_COUNTS {
+    for CentreCount {
+        line,
+        token,
+        expected,
+    } in centre_counts()
+    {
         for white in [false, true] {
-            let got = centre_count(token, white);
+            let got = centre_count(&token, white);
             if got != expected {
                 wrong.push(format!(
-                    "{token} ({}) expected {expected}, got {got}",
+                    "pieces_alone.txt:{line}: {token} ({}) expected {expected}, got {got}",
                     if white { "white" } else { "black" }
                 ));
             }
