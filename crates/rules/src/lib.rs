@@ -28,9 +28,10 @@
 //! # Tests
 //! Unit tests sit with the code; `tests/` holds the tests against the public API (one file per
 //! topic of `docs/rules.md` §13.3). Reference positions with their expected moves, the
-//! hand-counted moves of every type alone and the perft counts are text fixtures in the
-//! workspace's `data/rules/` (format in `data/README.md`), run by `tests/movegen_fixtures.rs`,
-//! `tests/pieces_alone.rs` and `tests/perft_counts.rs`.
+//! hand-counted moves of every type alone, §5.12a's movement table and the perft counts are text
+//! fixtures in the workspace's `data/rules/` (format in `data/README.md`), run by
+//! `tests/movegen_fixtures.rs`, `tests/pieces_alone.rs`, `tests/movement_table.rs` and
+//! `tests/perft_counts.rs`.
 
 mod color;
 mod game;

@@ -1,9 +1,11 @@
 //! Move-generation tests derived from the rules reference (§4–§8, §11.2, §12) that are code:
-//! counts derived from a piece's legs, properties of every generated move, independent naive
-//! enumerations compared with the generator, and §5.12a's movement table.
+//! counts derived from a piece's legs, properties of every generated move and independent naive
+//! enumerations compared with the generator.
 //!
 //! Reference positions with the moves expected from them are data, not Rust:
-//! `data/rules/movegen/` (format in `data/README.md`), run by `tests/movegen_fixtures.rs`.
+//! `data/rules/movegen/` (format in `data/README.md`), run by `tests/movegen_fixtures.rs`; so is
+//! §5.12a's movement table, row by row (`data/rules/movement_table.txt`, run by
+//! `tests/movement_table.rs`).
 
 use crate::testutil::*;
 use crate::{Color::*, PieceKind::*, *};
@@ -859,86 +861,4 @@ fn a_stationary_shot_ends_on_its_origin() {
         .unwrap();
     assert_eq!(mv.destination(), sq("17q"));
     assert!(mv.legs().is_empty());
-}
-
-/// §5.12a row by row, with directions by name (owner-relative, §1.4), for both sides.
-#[test]
-fn destination_sets_follow_the_compact_movement_table() {
-    fn vec_of(dir: &str) -> (i32, i32) {
-        match dir {
-            "f" => (0, -1),
-            "b" => (0, 1),
-            "l" => (1, 0),
-            "r" => (-1, 0),
-            "fl" => (1, -1),
-            "fr" => (-1, -1),
-            "bl" => (1, 1),
-            "br" => (-1, 1),
-            _ => unreachable!(),
-        }
-    }
-    // (kind, single-step directions, ranging directions with limit; 0 = unlimited)
-    let table: [(PieceKind, &str, &str, u8); 27] = [
-        (General, "f b l r fl fr bl br", "", 0),
-        (Drum, "fl fr bl br l r", "", 0),
-        (Sentry, "b l r fl fr bl br", "", 0),
-        (AideDeCamp, "f l r fl fr bl br", "", 0),
-        (Aide, "f b l r fl fr", "", 0),
-        (Staff, "f fl fr bl br", "", 0),
-        (ChiefOfStaff, "f b fl fr bl br", "", 0),
-        (Engineer, "f fl fr b", "", 0),
-        (AdvanceGuard, "b", "f", 0),
-        (SkywardNet, "b", "fl fr l r", 0),
-        (RearGuard, "f", "b", 0),
-        (EarthwardNet, "f", "bl br l r", 0),
-        (Millenary, "", "f b l r fl fr bl br", 0),
-        (Quartermaster, "fl fr bl br", "f b l r", 0),
-        (Centuria, "f b l r", "fl fr bl br", 0),
-        (Elephant, "", "fl fr bl br", 0),
-        (TownBrigade, "f b l r fl fr bl br", "f b", 0),
-        (VillageBrigade, "f b l r fl fr bl br", "l r", 0),
-        (Deputy, "", "fl fr bl br f", 0),
-        (Pawn, "f b l r", "", 0),
-        (PatrolUnit, "l r", "f b", 0),
-        (Commissar, "", "fl fr bl br f b", 0),
-        (Vanguard, "", "f", 5),
-        (Shield, "fl fr bl br", "", 0),
-        (ShieldUnit, "fl fr bl br", "l r", 0),
-        (HeavenlyFortress, "", "fl fr bl br l r", 0),
-        (Chariot, "", "f b l r", 5),
-    ];
-    for color in [Black, White] {
-        let sign = if color == Black { 1 } else { -1 };
-        for (kind, steps, ranges, limit) in table {
-            let mut expected = std::collections::BTreeSet::new();
-            for d in steps.split_whitespace().map(vec_of) {
-                expected
-                    .insert(Square::new((10 + sign * d.0) as u8, (10 + sign * d.1) as u8).unwrap());
-            }
-            for d in ranges.split_whitespace().map(vec_of) {
-                let max = if limit == 0 { 18 } else { limit as i32 };
-                for k in 1..=max {
-                    match Square::new((10 + sign * d.0 * k) as u8, (10 + sign * d.1 * k) as u8) {
-                        Some(s) => expected.insert(s),
-                        None => break,
-                    };
-                }
-            }
-            // the setup's generals stand on 18s and 2a, off every line through 10j
-            let mut pieces = vec![("10j", color, kind)];
-            if kind == Pawn {
-                pieces.push(if color == Black {
-                    ("15s", Black, Drum)
-                } else {
-                    ("5a", White, Drum)
-                });
-            }
-            let p = setup(&pieces, color);
-            let got: std::collections::BTreeSet<Square> = moves_from(&p, "10j")
-                .iter()
-                .map(|m| m.destination())
-                .collect();
-            assert_eq!(got, expected, "{kind:?} for {color:?}");
-        }
-    }
 }
