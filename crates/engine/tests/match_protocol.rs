@@ -270,29 +270,22 @@ fn usi_clients_get_their_handshake() {
     assert_eq!(bestmoves(&out).len(), 1);
 }
 
+/// `go` limits too far away to add to the clock are searched until `stop`, without overflow.
+/// The `go` lines that are refused outright (`go nodes 0`, `go btime` …) are in
+/// `data/engine/hostile-lines.txt`, fed by `tests/sessions.rs`.
 #[test]
-fn hostile_go_lines_are_errors_or_bounded_never_panics() {
+fn go_limits_too_large_for_the_clock_are_bounded_never_panics() {
     let (mut engine, lines) = engine();
-    // A limit too far away to add to the clock: searched until stop, no overflow.
     send(&mut engine, "go movetime 18446744073709551615");
     std::thread::sleep(Duration::from_millis(100));
     send(&mut engine, "stop");
     send(&mut engine, "go btime 99999999999999999999 wtime 1");
     std::thread::sleep(Duration::from_millis(100));
     send(&mut engine, "stop");
-    for bad in [
-        "go nodes 0",
-        "go nodes -1",
-        "go btime",
-        "go depth 9",
-        "go infinite 3",
-    ] {
-        send(&mut engine, bad);
-    }
     engine.wait();
     let out = lines.lines();
     assert_eq!(bestmoves(&out).len(), 2, "{out:#?}");
-    assert_eq!(errors(&out).len(), 5, "{out:#?}");
+    assert!(errors(&out).is_empty(), "{out:#?}");
 }
 
 /// A line of several MB is refused with one short error and is not kept whole; the session

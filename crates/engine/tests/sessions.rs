@@ -1,5 +1,11 @@
 //! Scripted protocol sessions driven through the library, garbage included.
+//!
+//! The garbage is data: `data/engine/hostile-lines.txt` (format in `data/README.md`) holds the
+//! input lines the engine must refuse, so that one is added without writing Rust; each must be
+//! answered with one error line and change nothing. A file without lines or with an unknown
+//! escape fails, naming the file and line.
 
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use koshogi_engine::{Engine, EngineSettings, Flow, Output};
@@ -103,6 +109,57 @@ fn moves_are_accepted_in_hodges_and_canonical_notation() {
     assert_eq!(engine.game().position().hash(), expected.position().hash());
 }
 
+/// `raw` with its escapes replaced: `\\` a backslash, `\u{HEX}` that character.
+fn unescape(raw: &str, at: &str) -> String {
+    let mut out = String::new();
+    let mut rest = raw;
+    while let Some(escape) = rest.find('\\') {
+        out.push_str(&rest[..escape]);
+        rest = &rest[escape + 1..];
+        if let Some(after) = rest.strip_prefix('\\') {
+            out.push('\\');
+            rest = after;
+        } else if let Some(after) = rest.strip_prefix("u{") {
+            let (hex, after) = after
+                .split_once('}')
+                .unwrap_or_else(|| panic!("{at}: `\\u{{` without its `}}`"));
+            let c = Some(hex)
+                .filter(|hex| (1..=6).contains(&hex.len()))
+                .filter(|hex| hex.chars().all(|c| c.is_ascii_hexdigit()))
+                .and_then(|hex| u32::from_str_radix(hex, 16).ok())
+                .and_then(char::from_u32)
+                .unwrap_or_else(|| panic!("{at}: \\u{{{hex}}} is not a character"));
+            out.push(c);
+            rest = after;
+        } else {
+            match rest.chars().next() {
+                Some(c) => panic!("{at}: unknown escape `\\{c}`"),
+                None => panic!("{at}: a `\\` at the end of the line"),
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The input lines of `data/engine/hostile-lines.txt` with their line numbers, escapes
+/// replaced; at least one.
+fn hostile_lines() -> Vec<(usize, String)> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/engine/hostile-lines.txt");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let lines: Vec<(usize, String)> = text
+        .lines()
+        .enumerate()
+        .filter(|(_, raw)| !raw.trim().is_empty() && !raw.starts_with('#'))
+        .map(|(index, raw)| {
+            let at = format!("hostile-lines.txt:{}", index + 1);
+            (index + 1, unescape(raw, &at))
+        })
+        .collect();
+    assert!(!lines.is_empty(), "{}: no input lines", path.display());
+    lines
+}
+
 #[test]
 fn garbage_gets_one_error_line_each_and_changes_nothing() {
     let (mut engine, lines) = engine();
@@ -111,28 +168,24 @@ fn garbage_gets_one_error_line_each_and_changes_nothing() {
     let setup = format!("position startpos moves {first}");
     feed(&mut engine, &[&setup]);
     let before = engine.game().position().hash();
-    let garbage = [
-        "hello world",
-        "go visits many",
-        "go depth 3",
-        "position ksfen this is not a position",
-        "position startpos moves 1a-1b",
-        "position startpos moves Qx10j",
-        "position",
-        "setoption name threads value 0",
-        "setoption name simulations value lots",
-        "setoption name colour value black",
-        "setoption name model value /no/such/checkpoint",
-        "setoption name rules value {\"no_such_rule\": true}",
-        "setoption name rules value {not json",
-        "isready now",
-        "\u{0}\u{7f}\u{fffd}",
-    ];
-    feed(&mut engine, &garbage);
-    let output = lines.lines();
-    assert_eq!(errors(&output), garbage.len(), "{output:#?}");
-    assert_eq!(engine.game().position().hash(), before);
-    assert_eq!(engine.settings(), &EngineSettings::default());
+    let mut failures = Vec::new();
+    for (number, line) in hostile_lines() {
+        let seen = lines.lines().len();
+        feed(&mut engine, &[&line]);
+        let output = lines.lines();
+        let answer = &output[seen..];
+        let at = format!("hostile-lines.txt:{number}: {line:?}");
+        if errors(answer) != 1 || answer.iter().any(|l| l.starts_with("bestmove ")) {
+            failures.push(format!("{at} answered {answer:?}"));
+        }
+        if engine.game().position().hash() != before {
+            failures.push(format!("{at} changed the position"));
+        }
+        if engine.settings() != &EngineSettings::default() {
+            failures.push(format!("{at} changed the settings"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
     // Still alive and playing.
     feed(&mut engine, &["go visits 4", "isready"]);
     let output = lines.lines();
