@@ -7,15 +7,16 @@
 //! * [`matches`]: playing a match between two players of any game (paired openings,
 //!   alternating colours, batched move requests, adjudication, SPRT stopping, records and
 //!   `games.csv`), and Ko shogi as such a game;
-//! * [`players`]: Ko shogi players — baselines without a network, network players, other
-//!   engines as subprocesses — and the `random | greedy | ab:<depth> | … | engine:<command>`
-//!   syntax that names them;
+//! * [`players`]: Ko shogi players — the classical baselines of koshogi-baselines as match
+//!   players, network players, other engines as subprocesses — and the `random | greedy |
+//!   ab:<depth> | … | engine:<command>` syntax that names them;
 //! * [`gate`](mod@gate): should a candidate checkpoint replace the incumbent;
 //! * [`ladder`]: rating all checkpoints of a training run together, with fixed baselines;
 //! * [`evaluation`]: `koshogi eval`, one checkpoint against fixed opponents, as a table.
 //!
 //! The types most callers need are re-exported here; the rest is reached through its folder
-//! (`koshogi_arena::ladder::run_ladder`, `koshogi_arena::players::baselines::alphabeta`).
+//! (`koshogi_arena::ladder::run_ladder`, `koshogi_arena::players::MctsPlayer`). The classical
+//! players' move choice (`greedy_move`, `alphabeta_move`) is koshogi-baselines', not re-exported.
 //! The files the arena writes have their formats in the run store
 //! ([`koshogi_run_store::games_csv`], [`koshogi_run_store::ladder_csv`]); game records are the
 //! rules crate's ([`koshogi_rules::game_record`]).

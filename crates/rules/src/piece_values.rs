@@ -1,7 +1,7 @@
 //! Piece values in pawns: the one table of what each [`PieceKind`] is worth, on two scales.
 //!
 //! Why here: the search's material evaluator (koshogi-mcts) and the fixed baseline opponents
-//! (koshogi-arena's greedy and alpha-beta players) both value pieces, and the rules crate owns
+//! (koshogi-baselines' greedy and alpha-beta players) both value pieces, and the rules crate owns
 //! [`PieceKind`], so an exhaustive `match` here breaks the build when a type is added rather
 //! than falling back to a guess.
 //!

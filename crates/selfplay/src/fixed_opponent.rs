@@ -11,9 +11,9 @@
 use std::fmt;
 use std::str::FromStr;
 
-use koshogi_arena::players::baselines::alphabeta::{alphabeta_move, SearchLimits, MAX_DEPTH};
-use koshogi_arena::players::baselines::greedy::greedy_move;
 use koshogi_arena::{PlayerSpec, PlayerSpecError};
+use koshogi_baselines::alphabeta::{alphabeta_move, SearchLimits, MAX_DEPTH};
+use koshogi_baselines::greedy::greedy_move;
 use koshogi_rules::{Game, Move};
 use rand::Rng;
 use serde::{Deserialize, Serialize};

@@ -5,13 +5,14 @@
 //! * `spec.rs`: [`PlayerSpec`], the `random | greedy | ab:<depth> | material:<sims> |
 //!   policy:<ckpt> | mcts:<ckpt>[:sims] | engine:<command>[@limits]` syntax;
 //! * `build.rs`: [`build_player`], a spec → a player ([`PlayerOptions`]);
-//! * [`baselines`]: players that need no network (greedy material, alpha-beta);
+//! * `baselines.rs`: the classical players that need no network (greedy material, alpha-beta),
+//!   which koshogi-baselines owns, as match players ([`GreedyPlayer`], [`AlphaBetaPlayer`]);
 //! * `network.rs`: players backed by a checkpoint, the raw policy ([`PolicyPlayer`]) and tree
 //!   search ([`MctsPlayer`]);
 //! * [`engine`]: any program speaking the engine protocol, as a subprocess ([`EnginePlayer`]);
 //! * `repetition.rs`: how the network players steer away from repeated positions.
 
-pub mod baselines;
+mod baselines;
 mod build;
 pub mod engine;
 mod network;

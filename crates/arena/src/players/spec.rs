@@ -3,8 +3,8 @@
 //! | spec | player |
 //! |---|---|
 //! | `random` | uniformly random legal moves |
-//! | `greedy` | one-ply material grabber (see [`crate::players::baselines::greedy`]) |
-//! | `ab:<depth>` | alpha-beta over material, depth 1 to 4 (see [`crate::players::baselines::alphabeta`]) |
+//! | `greedy` | one-ply material grabber (see [`koshogi_baselines::greedy`]) |
+//! | `ab:<depth>` | alpha-beta over material, depth 1 to 4 (see [`koshogi_baselines::alphabeta`]) |
 //! | `material:<sims>` | the `mcts:` search with `<sims>` simulations, uniform priors and the material value instead of a network: what the search reaches with a hand-made evaluation |
 //! | `policy:<ckpt>` | the network's most probable move, no search |
 //! | `mcts:<ckpt>` | tree search with the network, default simulations |
@@ -18,7 +18,8 @@ use std::fmt;
 use std::path::PathBuf;
 use std::str::FromStr;
 
-use super::baselines::alphabeta::MAX_DEPTH;
+use koshogi_baselines::alphabeta::MAX_DEPTH;
+
 use super::engine::{EngineSpec, EngineSpecError};
 
 #[derive(Clone, Debug, PartialEq, Eq)]

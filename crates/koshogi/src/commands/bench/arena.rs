@@ -5,18 +5,19 @@
 //! on the weights), saved as a temporary checkpoint and loaded the way `koshogi arena` loads one.
 //!
 //! A command of the binary, not of koshogi-arena: it plays matches through the arena's public
-//! API (players, match runner, alpha-beta) and adds the CLI, the timing and the printing.
+//! API (players, match runner), times koshogi-baselines' alpha-beta search directly, and adds
+//! the CLI, the timing and the printing.
 
 use std::time::{Duration, Instant};
 
 use clap::Args;
 use koshogi_arena::matches::new_game;
-use koshogi_arena::players::baselines::alphabeta::{self, SearchLimits, MAX_DEPTH};
-use koshogi_arena::players::baselines::greedy::greedy_move;
 use koshogi_arena::players::{MctsPlayer, PolicyPlayer};
 use koshogi_arena::{
     run_match, GreedyPlayer, MatchSettings, MoveRequest, Player, PlayerError, RandomPlayer,
 };
+use koshogi_baselines::alphabeta::{self, SearchLimits, MAX_DEPTH};
+use koshogi_baselines::greedy::greedy_move;
 use koshogi_nn::checkpoint::save;
 use koshogi_nn::hardware::peak_resident_bytes;
 use koshogi_nn::{DeviceSpec, Model, ModelConfig, RuntimeConfig};

@@ -13,20 +13,21 @@
 //!   igui, shots) with stand-pat, at most [`QUIESCENCE_PLIES`] plies deep, so that the last
 //!   capture of a line is not scored before its recapture;
 //! * leaves are scored by the side to move's material balance
-//!   ([`material`](super::material), greedy's scale), so everything a move does counts
+//!   ([`material`](crate::material), greedy's scale), so everything a move does counts
 //!   as it does for greedy: burning, promotions, the clerk cascade, demotions;
 //! * game end as greedy sees it: a side whose command is destroyed (§10.1) has lost, scored
 //!   `WIN − ply` so that faster wins and slower losses are preferred; both at once per the
 //!   `mutual_destruction` option; no legal move per `no_moves`;
 //! * move ordering below the root: captures first, most valuable victims then least valuable
 //!   mover (MVV/LVA), then quiet moves in generation order;
-//! * ties at the root are broken uniformly at random with the request's seed, as greedy does, so
-//!   that games vary: the root moves are searched in an order shuffled with that seed and the
-//!   first move to reach the best score is kept (later moves that only equal it fail low). The
-//!   first of a uniformly shuffled order among the tied moves is a uniform choice among them,
-//!   and the search keeps its cutoffs: listing *every* tied move instead (a window just below
-//!   the best score) needs a full proof for each, and in Ko shogi's quiet positions most of the
-//!   ~200 moves tie — measured 20–70 times slower at depth 3.
+//! * ties at the root are broken uniformly at random with the caller's generator (in the arena,
+//!   seeded by the move request), as greedy does, so that games vary: the root moves are
+//!   searched in an order shuffled with that generator and the first move to reach the best
+//!   score is kept (later moves that only equal it fail low). The first of a uniformly shuffled
+//!   order among the tied moves is a uniform choice among them, and the search keeps its
+//!   cutoffs: listing *every* tied move instead (a window just below the best score) needs a
+//!   full proof for each, and in Ko shogi's quiet positions most of the ~200 moves tie —
+//!   measured 20–70 times slower at depth 3.
 //!
 //! Bounded time: Ko shogi has about 250 legal moves and multi-capturing pieces, so each move has
 //! a budget of generated moves ([`MOVE_BUDGET`], counted in moves rather than seconds so that
@@ -42,13 +43,11 @@
 
 use rand::seq::SliceRandom;
 use rand::Rng;
-use rayon::prelude::*;
 
+use koshogi_rules::piece_values::baseline_piece_value;
 use koshogi_rules::{Game, Move, MutualDestruction, NoMoves, Position, RulesOptions};
 
-use super::material::material_balance;
-use crate::matches::{MoveRequest, Player, PlayerError};
-use koshogi_rules::piece_values::baseline_piece_value;
+use crate::material::material_balance;
 
 /// Deepest search `ab:<depth>` accepts: in games depth 4 already runs into the budget on most
 /// moves, and each further ply costs some 30 times more.
@@ -98,46 +97,6 @@ pub struct SearchResult {
     /// Nodes visited and legal moves generated, all iterations together.
     pub nodes: u64,
     pub moves_generated: u64,
-}
-
-/// The `ab:<depth>` player.
-#[derive(Clone, Debug)]
-pub struct AlphaBetaPlayer {
-    limits: SearchLimits,
-}
-
-impl AlphaBetaPlayer {
-    pub fn new(depth: u32) -> Self {
-        Self::with_limits(SearchLimits::depth(depth))
-    }
-
-    pub fn with_limits(limits: SearchLimits) -> Self {
-        Self { limits }
-    }
-}
-
-impl Player<Game> for AlphaBetaPlayer {
-    fn name(&self) -> String {
-        format!("ab:{}", self.limits.depth)
-    }
-
-    fn choose_moves(
-        &mut self,
-        requests: &[MoveRequest<'_, Game>],
-    ) -> Result<Vec<Move>, PlayerError> {
-        let limits = self.limits;
-        requests
-            .par_iter()
-            .map(|request| {
-                alphabeta_move(request.game, &limits, &mut request.rng()).ok_or_else(|| {
-                    PlayerError::NoLegalMove {
-                        player: format!("ab:{}", limits.depth),
-                        game_index: request.game_index,
-                    }
-                })
-            })
-            .collect()
-    }
 }
 
 /// The alpha-beta choice: a uniformly random move among those of best score.
@@ -428,8 +387,8 @@ fn capture_order(position: &Position, mv: &Move) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::players::baselines::greedy::{greedy_move, move_gains};
-    use crate::players::baselines::test_positions::game;
+    use crate::greedy::{greedy_move, move_gains};
+    use crate::test_positions::game;
     use koshogi_rules::{Color, PieceKind, Square};
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;

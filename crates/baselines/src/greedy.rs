@@ -5,52 +5,19 @@
 //! "capture things"; a one-ply material grabber is the next rung of the ladder, and cheap.
 //!
 //! Each legal move is played on a scratch copy of the position (make/undo) and scored by the
-//! change of the mover's material balance ([`material`](super::material)), so everything
+//! change of the mover's material balance ([`material`](crate::material)), so everything
 //! the rules do during a move counts: displacement captures, igui, shots, the poison flame's
 //! burning (of either colour), promotions, the clerk cascade and demotions. A move after which
 //! the opponent no longer survives (§10.1) scores +∞, one that destroys the mover's own command
 //! −∞ (both at once: per the `mutual_destruction` option). Repetition is not looked at. Ties —
-//! most quiet moves gain nothing — are broken uniformly at random with the request's seed.
+//! most quiet moves gain nothing — are broken uniformly at random with the caller's generator
+//! (in the arena, seeded by the move request).
 
 use rand::Rng;
-use rayon::prelude::*;
 
 use koshogi_rules::{Game, Move, MutualDestruction};
 
-use super::material::material_balance;
-use crate::matches::{MoveRequest, Player, PlayerError};
-
-#[derive(Clone, Debug, Default)]
-pub struct GreedyPlayer;
-
-impl GreedyPlayer {
-    pub fn new() -> Self {
-        Self
-    }
-}
-
-impl Player<Game> for GreedyPlayer {
-    fn name(&self) -> String {
-        "greedy".into()
-    }
-
-    fn choose_moves(
-        &mut self,
-        requests: &[MoveRequest<'_, Game>],
-    ) -> Result<Vec<Move>, PlayerError> {
-        requests
-            .par_iter()
-            .map(|request| {
-                greedy_move(request.game, &mut request.rng()).ok_or_else(|| {
-                    PlayerError::NoLegalMove {
-                        player: "greedy".into(),
-                        game_index: request.game_index,
-                    }
-                })
-            })
-            .collect()
-    }
-}
+use crate::material::material_balance;
 
 /// Immediate material gain of every legal move, in generation order.
 pub fn move_gains(game: &Game) -> Vec<(Move, f64)> {
@@ -104,7 +71,7 @@ pub fn greedy_move(game: &Game, rng: &mut impl Rng) -> Option<Move> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::players::baselines::test_positions::game;
+    use crate::test_positions::game;
     use koshogi_rules::piece_values::baseline_piece_value;
     use koshogi_rules::{Color, PieceKind};
     use rand::SeedableRng;
