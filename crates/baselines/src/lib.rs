@@ -1,15 +1,17 @@
 //! koshogi-baselines: the classical Ko shogi players, which need no network — greedy material
 //! ([`greedy`]) and alpha-beta over material with captures searched past the horizon
-//! ([`alphabeta`]), both scored by [`material`].
+//! ([`alphabeta`]), both scored by [`material`] — and the names that select them
+//! (`random | greedy | ab:<depth>`, [`BaselineSpec`]).
 //!
 //! Why a crate of its own: two crates play these players. The arena rates networks against
 //! them (`koshogi arena`, the ladder's anchors, `koshogi eval`) and self-play lets one of them
-//! take a side of some games (`selfplay.fixed_opponent`). Self-play needs the move choice, not
-//! the arena's matches, network players and libtorch; so the players live here, on the rules
-//! alone, and the arena wraps them as match players
+//! take a side of some games (`selfplay.fixed_opponent`). Self-play needs the move choice and
+//! the names, not the arena's matches, network players and libtorch; so the players and their
+//! one parser live here, on the rules alone, and the arena wraps them as match players
 //! (`koshogi_arena::GreedyPlayer`, `AlphaBetaPlayer`; `random` is the arena's own
 //! game-independent `RandomPlayer`).
 //!
+//! * [`spec`]: [`BaselineSpec`], the names and their parser;
 //! * [`greedy`]: one ply, the largest immediate material gain ([`greedy_move`]);
 //! * [`alphabeta`]: fixed-depth negamax with quiescence and a move budget ([`alphabeta_move`]);
 //! * [`material`]: the material balance both score with, on the rules crate's baseline scale
@@ -18,9 +20,11 @@
 pub mod alphabeta;
 pub mod greedy;
 pub mod material;
+pub mod spec;
 #[cfg(test)]
 pub(crate) mod test_positions;
 
 pub use alphabeta::{alphabeta_move, SearchLimits, MAX_DEPTH};
 pub use greedy::greedy_move;
 pub use material::material_balance;
+pub use spec::{parse_depth, BaselineSpec, BaselineSpecError};

@@ -7,13 +7,17 @@
 //! material with captures searched past the horizon), so it punishes hanging pieces and
 //! unprotected captures. Depth 1 costs ~1 ms a move on one core; depth 2 ~50 ms, which stalls
 //! a worker's other games while it thinks.
+//!
+//! The players and their names are koshogi-baselines' ([`BaselineSpec`], the arena's parser as
+//! well), so a setting reads exactly as `koshogi arena` reads the same name; `random` is
+//! refused, since it does not attack, which is what this opponent is for.
 
 use std::fmt;
 use std::str::FromStr;
 
-use koshogi_arena::{PlayerSpec, PlayerSpecError};
 use koshogi_baselines::alphabeta::{alphabeta_move, SearchLimits, MAX_DEPTH};
 use koshogi_baselines::greedy::greedy_move;
+use koshogi_baselines::{BaselineSpec, BaselineSpecError};
 use koshogi_rules::{Game, Move};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
@@ -41,32 +45,32 @@ impl FixedOpponent {
     }
 }
 
-impl From<FixedOpponent> for PlayerSpec {
-    fn from(opponent: FixedOpponent) -> PlayerSpec {
+impl From<FixedOpponent> for BaselineSpec {
+    fn from(opponent: FixedOpponent) -> BaselineSpec {
         match opponent {
-            FixedOpponent::Greedy => PlayerSpec::Greedy,
-            FixedOpponent::AlphaBeta { depth } => PlayerSpec::AlphaBeta { depth },
+            FixedOpponent::Greedy => BaselineSpec::Greedy,
+            FixedOpponent::AlphaBeta { depth } => BaselineSpec::AlphaBeta { depth },
         }
     }
 }
 
 impl fmt::Display for FixedOpponent {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        PlayerSpec::from(*self).fmt(f)
+        BaselineSpec::from(*self).fmt(f)
     }
 }
 
-/// Read with the arena's player syntax; only its classical players are accepted. The error
-/// quotes at most 40 characters of the text (a config value may be anything).
+/// Read as the arena reads a player ([`BaselineSpec`]); only `greedy` and `ab:<depth>` are
+/// accepted. The error quotes at most 40 characters of the text (a config value may be anything).
 impl FromStr for FixedOpponent {
     type Err = String;
 
     fn from_str(text: &str) -> Result<Self, String> {
         let shown: String = text.trim().chars().take(40).collect();
-        match text.parse::<PlayerSpec>() {
-            Ok(PlayerSpec::Greedy) => Ok(FixedOpponent::Greedy),
-            Ok(PlayerSpec::AlphaBeta { depth }) => Ok(FixedOpponent::AlphaBeta { depth }),
-            Err(PlayerSpecError::BadDepth(_)) => Err(format!(
+        match text.parse::<BaselineSpec>() {
+            Ok(BaselineSpec::Greedy) => Ok(FixedOpponent::Greedy),
+            Ok(BaselineSpec::AlphaBeta { depth }) => Ok(FixedOpponent::AlphaBeta { depth }),
+            Err(BaselineSpecError::BadDepth(_)) => Err(format!(
                 "`{shown}`: the depth must be a whole number from 1 to {MAX_DEPTH}"
             )),
             _ => Err(format!(
@@ -109,6 +113,14 @@ mod tests {
         for bad in ["", "ab:0", "ab:5", "ab:x", "random", "policy:1"] {
             assert!(bad.parse::<FixedOpponent>().is_err(), "{bad}");
         }
+        assert_eq!(
+            "ab:5".parse::<FixedOpponent>(),
+            Err("`ab:5`: the depth must be a whole number from 1 to 4".into())
+        );
+        assert_eq!(
+            " random".parse::<FixedOpponent>(),
+            Err("unknown opponent `random`: expected greedy or ab:<depth> (1 to 4)".into())
+        );
         let long = "x".repeat(10_000);
         assert!(long.parse::<FixedOpponent>().unwrap_err().len() < 200);
     }

@@ -30,7 +30,8 @@ use crate::matches::{
     Renamed,
 };
 use crate::players::{
-    build_player, match_rules, BuildPlayerError, BuiltPlayer, PlayerOptions, PlayerSpec,
+    build_player, match_rules, BaselineSpec, BuildPlayerError, BuiltPlayer, PlayerOptions,
+    PlayerSpec,
 };
 use crate::statistics::{EloEstimate, WinDrawLoss};
 
@@ -62,7 +63,7 @@ impl Default for EvalSettings {
             policy_games: 100,
             mcts_games: 40,
             simulations: 16,
-            opponents: vec![PlayerSpec::Greedy],
+            opponents: vec![PlayerSpec::Baseline(BaselineSpec::Greedy)],
             match_settings: MatchSettings {
                 max_plies: 300,
                 cap_material_margin: Some(2),
@@ -413,7 +414,10 @@ mod tests {
     fn the_last_checkpoint_plays_the_first_and_each_opponent_with_both_players() {
         let run = run_with(&[0, 100, 200]);
         let settings = EvalSettings {
-            opponents: vec![PlayerSpec::Greedy, PlayerSpec::Random],
+            opponents: vec![
+                PlayerSpec::Baseline(BaselineSpec::Greedy),
+                PlayerSpec::Baseline(BaselineSpec::Random),
+            ],
             ..EvalSettings::default()
         };
         let plan = plan_evaluation(run.path(), &settings).unwrap();

@@ -61,10 +61,7 @@ pub fn parse_baselines(text: &str) -> Result<Vec<PlayerSpec>, BaselinesError> {
     for item in text.split(',') {
         let spec: PlayerSpec = item.parse()?;
         match spec {
-            PlayerSpec::Random
-            | PlayerSpec::Greedy
-            | PlayerSpec::AlphaBeta { .. }
-            | PlayerSpec::MaterialSearch { .. } => {}
+            PlayerSpec::Baseline(_) | PlayerSpec::MaterialSearch { .. } => {}
             PlayerSpec::Policy { .. } | PlayerSpec::Mcts { .. } | PlayerSpec::Engine(_) => {
                 return Err(BaselinesError::NotBuiltIn(item.trim().to_string()))
             }
@@ -284,20 +281,24 @@ fn write_tensorboard(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::players::BaselineSpec;
 
     #[test]
     fn baselines_are_built_in_players_listed_once() {
         assert_eq!(
             parse_baselines(DEFAULT_BASELINES).unwrap(),
             [
-                PlayerSpec::Random,
-                PlayerSpec::Greedy,
-                PlayerSpec::AlphaBeta { depth: 2 }
+                PlayerSpec::Baseline(BaselineSpec::Random),
+                PlayerSpec::Baseline(BaselineSpec::Greedy),
+                PlayerSpec::Baseline(BaselineSpec::AlphaBeta { depth: 2 })
             ]
         );
         assert_eq!(
             parse_baselines(" greedy , ab:3 ").unwrap(),
-            [PlayerSpec::Greedy, PlayerSpec::AlphaBeta { depth: 3 }]
+            [
+                PlayerSpec::Baseline(BaselineSpec::Greedy),
+                PlayerSpec::Baseline(BaselineSpec::AlphaBeta { depth: 3 })
+            ]
         );
         assert_eq!(parse_baselines("none").unwrap(), []);
         assert_eq!(parse_baselines("").unwrap(), []);

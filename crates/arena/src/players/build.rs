@@ -1,5 +1,6 @@
 //! Building Ko shogi players from their textual specs ([`PlayerSpec`]).
 
+use koshogi_baselines::BaselineSpec;
 use koshogi_nn::checkpoint::read_card;
 use koshogi_nn::RuntimeConfig;
 use koshogi_rules::{Game, RulesOptions};
@@ -55,16 +56,12 @@ pub fn build_player(
         message,
     };
     Ok(match spec {
-        PlayerSpec::Random => BuiltPlayer {
-            player: Box::new(RandomPlayer::new()),
-            rules_options: None,
-        },
-        PlayerSpec::Greedy => BuiltPlayer {
-            player: Box::new(GreedyPlayer::new()),
-            rules_options: None,
-        },
-        PlayerSpec::AlphaBeta { depth } => BuiltPlayer {
-            player: Box::new(AlphaBetaPlayer::new(*depth)),
+        PlayerSpec::Baseline(baseline) => BuiltPlayer {
+            player: match *baseline {
+                BaselineSpec::Random => Box::new(RandomPlayer::new()),
+                BaselineSpec::Greedy => Box::new(GreedyPlayer::new()),
+                BaselineSpec::AlphaBeta { depth } => Box::new(AlphaBetaPlayer::new(depth)),
+            },
             rules_options: None,
         },
         PlayerSpec::MaterialSearch { simulations } => {

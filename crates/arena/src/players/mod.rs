@@ -6,7 +6,8 @@
 //!   policy:<ckpt> | mcts:<ckpt>[:sims] | engine:<command>[@limits]` syntax;
 //! * `build.rs`: [`build_player`], a spec → a player ([`PlayerOptions`]);
 //! * `baselines.rs`: the classical players that need no network (greedy material, alpha-beta),
-//!   which koshogi-baselines owns, as match players ([`GreedyPlayer`], [`AlphaBetaPlayer`]);
+//!   which koshogi-baselines owns with their names ([`BaselineSpec`]), as match players
+//!   ([`GreedyPlayer`], [`AlphaBetaPlayer`]);
 //! * `network.rs`: players backed by a checkpoint, the raw policy ([`PolicyPlayer`]) and tree
 //!   search ([`MctsPlayer`]);
 //! * [`engine`]: any program speaking the engine protocol, as a subprocess ([`EnginePlayer`]);
@@ -22,6 +23,7 @@ mod spec;
 pub use baselines::{AlphaBetaPlayer, GreedyPlayer};
 pub use build::{build_player, match_rules, BuildPlayerError, BuiltPlayer, PlayerOptions};
 pub use engine::{EnginePlayer, EngineSpec};
+pub use koshogi_baselines::BaselineSpec;
 pub use network::{
     card_rules_options, resolve_card, CheckpointPathError, MctsPlayer, PolicyPlayer,
 };

@@ -11,6 +11,10 @@
 //! | `mcts:<ckpt>:<sims>` | tree search with `<sims>` simulations per move |
 //! | `engine:<command>[@<limits>]` | a program speaking the engine protocol, run as a subprocess (see [`crate::players::engine`]; e.g. `engine:koshogi engine --model run/step-1@nodes=64`) |
 //!
+//! The first three are the classical players, named and parsed by koshogi-baselines
+//! ([`BaselineSpec`], which self-play's fixed opponent reads too): a text is offered to it first,
+//! and only a text that is none of its names is read as one of the others.
+//!
 //! `<ckpt>` is a checkpoint directory (e.g. `run/checkpoints/step-000001200`) or the model card
 //! file inside it. Because paths may contain `:`, only a final all-digit `:<sims>` is split off.
 
@@ -18,17 +22,14 @@ use std::fmt;
 use std::path::PathBuf;
 use std::str::FromStr;
 
-use koshogi_baselines::alphabeta::MAX_DEPTH;
+use koshogi_baselines::{BaselineSpec, BaselineSpecError, MAX_DEPTH};
 
 use super::engine::{EngineSpec, EngineSpecError};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PlayerSpec {
-    Random,
-    Greedy,
-    AlphaBeta {
-        depth: u32,
-    },
+    /// `random`, `greedy` or `ab:<depth>`: a classical player, no network.
+    Baseline(BaselineSpec),
     MaterialSearch {
         simulations: u32,
     },
@@ -65,18 +66,13 @@ impl FromStr for PlayerSpec {
 
     fn from_str(text: &str) -> Result<Self, PlayerSpecError> {
         let text = text.trim();
-        match text {
-            "random" => return Ok(PlayerSpec::Random),
-            "greedy" => return Ok(PlayerSpec::Greedy),
-            _ => {}
-        }
-        if let Some(depth) = text.strip_prefix("ab:") {
-            return match depth.parse::<u32>() {
-                Ok(depth) if (1..=MAX_DEPTH).contains(&depth) => {
-                    Ok(PlayerSpec::AlphaBeta { depth })
-                }
-                _ => Err(PlayerSpecError::BadDepth(text.into())),
-            };
+        match text.parse::<BaselineSpec>() {
+            Ok(baseline) => return Ok(PlayerSpec::Baseline(baseline)),
+            Err(BaselineSpecError::BadDepth(_)) => {
+                return Err(PlayerSpecError::BadDepth(text.into()))
+            }
+            // None of the classical names: one of the players below, or unknown.
+            Err(BaselineSpecError::Unknown(_)) => {}
         }
         if let Some(sims) = text.strip_prefix("material:") {
             return match sims.parse::<u32>() {
@@ -128,9 +124,7 @@ impl FromStr for PlayerSpec {
 impl fmt::Display for PlayerSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            PlayerSpec::Random => f.write_str("random"),
-            PlayerSpec::Greedy => f.write_str("greedy"),
-            PlayerSpec::AlphaBeta { depth } => write!(f, "ab:{depth}"),
+            PlayerSpec::Baseline(baseline) => baseline.fmt(f),
             PlayerSpec::MaterialSearch { simulations } => write!(f, "material:{simulations}"),
             PlayerSpec::Policy { checkpoint } => write!(f, "policy:{}", checkpoint.display()),
             PlayerSpec::Mcts {
@@ -152,8 +146,14 @@ mod tests {
 
     #[test]
     fn parses_every_form() {
-        assert_eq!("random".parse(), Ok(PlayerSpec::Random));
-        assert_eq!(" greedy ".parse(), Ok(PlayerSpec::Greedy));
+        assert_eq!(
+            "random".parse(),
+            Ok(PlayerSpec::Baseline(BaselineSpec::Random))
+        );
+        assert_eq!(
+            " greedy ".parse(),
+            Ok(PlayerSpec::Baseline(BaselineSpec::Greedy))
+        );
         assert_eq!(
             "policy:run/checkpoints/step-000000500".parse(),
             Ok(PlayerSpec::Policy {
@@ -174,7 +174,10 @@ mod tests {
                 simulations: None
             })
         );
-        assert_eq!("ab:2".parse(), Ok(PlayerSpec::AlphaBeta { depth: 2 }));
+        assert_eq!(
+            "ab:2".parse(),
+            Ok(PlayerSpec::Baseline(BaselineSpec::AlphaBeta { depth: 2 }))
+        );
         assert_eq!(
             "material:16".parse(),
             Ok(PlayerSpec::MaterialSearch { simulations: 16 })
@@ -188,7 +191,10 @@ mod tests {
             PlayerSpec::MaterialSearch { simulations: 8 }.to_string(),
             "material:8"
         );
-        assert_eq!(" ab:4".parse(), Ok(PlayerSpec::AlphaBeta { depth: 4 }));
+        assert_eq!(
+            " ab:4".parse(),
+            Ok(PlayerSpec::Baseline(BaselineSpec::AlphaBeta { depth: 4 }))
+        );
         for spec in [
             "random",
             "greedy",

@@ -180,6 +180,7 @@ pub fn run(args: EvalArgs) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use koshogi_arena::BaselineSpec;
 
     #[test]
     fn steps_and_opponents_parse_and_bad_ones_are_named() {
@@ -188,7 +189,10 @@ mod tests {
         assert!(parse_step("last").unwrap_err().contains("`last`"));
         assert_eq!(
             parse_opponents("greedy, random,").unwrap(),
-            [PlayerSpec::Greedy, PlayerSpec::Random]
+            [
+                PlayerSpec::Baseline(BaselineSpec::Greedy),
+                PlayerSpec::Baseline(BaselineSpec::Random)
+            ]
         );
         let error = format!("{:#}", parse_opponents("greedy,alphabeta").unwrap_err());
         assert!(

@@ -18,6 +18,7 @@ use koshogi_arena::{
 };
 use koshogi_baselines::alphabeta::{self, SearchLimits, MAX_DEPTH};
 use koshogi_baselines::greedy::greedy_move;
+use koshogi_baselines::parse_depth;
 use koshogi_nn::checkpoint::save;
 use koshogi_nn::hardware::peak_resident_bytes;
 use koshogi_nn::{DeviceSpec, Model, ModelConfig, RuntimeConfig};
@@ -151,17 +152,17 @@ fn measure<P: Player<Game>>(
     Ok(timed.inner)
 }
 
-/// `--ab-depths`: comma-separated depths from 1 to [`MAX_DEPTH`], or `none`.
+/// `--ab-depths`: comma-separated depths from 1 to [`MAX_DEPTH`] (as `ab:<depth>` reads them),
+/// or `none`.
 fn parse_depths(text: &str) -> Result<Vec<u32>, String> {
     if text.trim() == "none" {
         return Ok(Vec::new());
     }
     text.split(',')
-        .map(|item| match item.trim().parse::<u32>() {
-            Ok(depth) if (1..=MAX_DEPTH).contains(&depth) => Ok(depth),
-            _ => Err(format!(
-                "--ab-depths: `{item}` is not a depth from 1 to {MAX_DEPTH}"
-            )),
+        .map(|item| {
+            parse_depth(item.trim()).ok_or_else(|| {
+                format!("--ab-depths: `{item}` is not a depth from 1 to {MAX_DEPTH}")
+            })
         })
         .collect()
 }
