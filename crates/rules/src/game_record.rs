@@ -133,6 +133,13 @@ pub const MAX_RECORD_BYTES: u64 = 8 << 20;
 /// The text of a record file of at most [`MAX_RECORD_BYTES`] (read through a bound, so a
 /// device or a huge file is refused rather than read into memory).
 pub fn read_record_file(path: &std::path::Path) -> std::io::Result<String> {
+    // Its own bounded read rather than koshogi-files' `small_file::read_bounded` (the
+    // workspace's one for run files): the rules crate is the bottom of the graph, on serde and
+    // thiserror alone, and koshogi-files would bring atomic-write-file (nix, rand 0.10,
+    // getrandom) and sha2 into it and into everything built on the rules alone
+    // (koshogi-baselines, the fuzz targets), for a dozen lines. Not a cycle (koshogi-files
+    // depends on no crate of ours) nor a target question (nothing is built for wasm): only the
+    // rules crate staying small.
     use std::io::Read;
     let mut text = String::new();
     std::fs::File::open(path)?
