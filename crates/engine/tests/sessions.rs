@@ -5,7 +5,6 @@
 //! answered with one error line and change nothing. A file without lines or with an unknown
 //! escape fails, naming the file and line.
 
-use std::path::Path;
 use std::time::{Duration, Instant};
 
 use koshogi_engine::{Engine, EngineSettings, Flow, Output};
@@ -145,7 +144,7 @@ fn unescape(raw: &str, at: &str) -> String {
 /// The input lines of `data/engine/hostile-lines.txt` with their line numbers, escapes
 /// replaced; at least one.
 fn hostile_lines() -> Vec<(usize, String)> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/engine/hostile-lines.txt");
+    let path = koshogi_test_support::data_path("engine/hostile-lines.txt");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let lines: Vec<(usize, String)> = text
         .lines()

@@ -14,8 +14,9 @@ use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use common::{content_lines, data_path, pieces_position, sq, token_at};
+use common::{content_lines, pieces_position, sq, token_at};
 use koshogi_rules::{Color, Move, Position, Promotion, RulesOptions};
+use koshogi_test_support::data_path;
 
 fn fixture_dir() -> PathBuf {
     data_path("rules/movegen")

@@ -12,8 +12,9 @@ mod common;
 
 use std::collections::BTreeSet;
 
-use common::{content_lines, data_path, game, moves_from, pieces_position};
+use common::{content_lines, game, moves_from, pieces_position};
 use koshogi_rules::{Color, PieceKind, Square};
+use koshogi_test_support::data_path;
 
 /// A direction's (file, rank) step for Black: forward is towards rank a, left towards file 19
 /// (§1.4). White's is the opposite.

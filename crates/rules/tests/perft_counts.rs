@@ -1,22 +1,19 @@
 //! The perft counts of `data/rules/perft.txt` (format in `data/README.md`): every line's position
 //! searched to its depth must give its leaf count. A file without counts fails.
 
-use std::path::Path;
+mod common;
 
+use common::content_lines;
 use koshogi_rules::perft::perft;
 use koshogi_rules::{Position, RulesOptions};
+use koshogi_test_support::data_path;
 
 #[test]
 fn every_perft_count_of_data_rules_perft_holds() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/rules/perft.txt");
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let path = data_path("rules/perft.txt");
     let mut counts = 0;
-    for (index, line) in text.lines().enumerate() {
-        let line = line.split('#').next().unwrap().trim();
-        if line.is_empty() {
-            continue;
-        }
-        let at = format!("perft.txt:{}", index + 1);
+    for (number, line) in content_lines(&path) {
+        let at = format!("perft.txt:{number}");
         let mut fields = line.splitn(3, ' ');
         let (Some(depth), Some(leaves), Some(position)) =
             (fields.next(), fields.next(), fields.next())

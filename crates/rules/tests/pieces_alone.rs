@@ -13,6 +13,7 @@ mod common;
 
 use common::*;
 use koshogi_rules::{PieceKind, Square};
+use koshogi_test_support::data_path;
 
 /// One line of the counts file: the KSFEN token of the Black piece and its expected number of
 /// legal moves on 10j.

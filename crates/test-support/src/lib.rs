@@ -20,6 +20,12 @@ pub fn workspace_root() -> PathBuf {
     .join("../..")
 }
 
+/// `relative` inside the workspace's top-level `data/` folder, where the fixtures kept as text
+/// are (`data/README.md`); found through [`workspace_root`].
+pub fn data_path(relative: &str) -> PathBuf {
+    workspace_root().join("data").join(relative)
+}
+
 /// A Python interpreter that can `import <imports>` (e.g. `"numpy, torch"`): tried in order
 /// `$KOSHOGI_PYTHON`, the venv behind the workspace's `.libtorch` link, the default venv in the
 /// cache, `python3`.

@@ -7,17 +7,9 @@
 #![allow(dead_code)]
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use koshogi_rules::{Color, Game, Move, Position, Promotion, RulesOptions, Square};
-
-/// `relative` inside the top-level `data/` folder, where the fixtures kept as text are
-/// (`data/README.md`).
-pub fn data_path(relative: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../data")
-        .join(relative)
-}
 
 /// The lines of a fixture file with their numbers, comments (`#` to the end of the line) and
 /// blank lines dropped.
