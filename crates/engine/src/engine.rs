@@ -63,7 +63,8 @@ impl Default for EngineSettings {
     }
 }
 
-pub const MAX_SIMULATIONS: u32 = 10_000_000;
+/// The search's own bound (`go nodes` and the `simulations` option are refused above it).
+pub use koshogi_mcts::MAX_SIMULATIONS;
 pub const MAX_THREADS: u32 = 64;
 
 struct RunningSearch {

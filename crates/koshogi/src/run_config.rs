@@ -147,29 +147,17 @@ impl RunConfig {
         self.train
             .validate()
             .context("in the [train] section of the run configuration")?;
+        self.search.validate()?;
+        self.gate.validate()?;
         anyhow::ensure!(
-            self.search.simulations >= 1,
-            "search.simulations must be at least 1"
-        );
-        let gumbel = &self.search.gumbel;
-        anyhow::ensure!(
-            gumbel.max_considered_actions >= 1,
-            "search.gumbel.max_considered_actions must be at least 1"
+            self.driver.cache_entries <= koshogi_mcts::MAX_CACHE_ENTRIES,
+            "driver.cache_entries must be at most {} (the slots are allocated up front)",
+            koshogi_mcts::MAX_CACHE_ENTRIES
         );
         anyhow::ensure!(
-            gumbel.min_q_range >= 0.0 && gumbel.min_q_range.is_finite(),
-            "search.gumbel.min_q_range must be non-negative and finite"
-        );
-        anyhow::ensure!(
-            // In u64: two u32 counts from the file must not overflow (a panic in debug builds).
-            u64::from(gumbel.capture_candidates) + u64::from(gumbel.evasion_candidates)
-                <= u64::from(gumbel.max_considered_actions),
-            "search.gumbel.capture_candidates + evasion_candidates must not exceed \
-             max_considered_actions"
-        );
-        anyhow::ensure!(
-            self.run.inference_threads >= 1,
-            "run.inference_threads must be at least 1"
+            (1..=koshogi_nn::MAX_INTRA_OP_THREADS as i32).contains(&self.run.inference_threads),
+            "run.inference_threads must be in 1..={}",
+            koshogi_nn::MAX_INTRA_OP_THREADS
         );
         anyhow::ensure!(
             !self.model.material_relative
@@ -346,6 +334,26 @@ mod tests {
                 "[search.gumbel]\ncapture_candidates = 4294967295\nevasion_candidates = 1\n",
                 "capture_candidates",
             ),
+            // Sizes that were allocated up front or handed to libtorch unchecked (16 GiB of
+            // visit schedule, 2^32 cache slots, a thread count that wrapped to 0 and aborted).
+            ("[search]\nsimulations = 4294967295\n", "search.simulations"),
+            (
+                "[driver]\ncache_entries = 4294967296\n",
+                "driver.cache_entries",
+            ),
+            (
+                "[run]\ninference_threads = 2147483647\n",
+                "run.inference_threads",
+            ),
+            ("[train]\nthreads = 4294967296\n", "threads"),
+            (
+                "[train]\nprefetch_batches = 1000000000\n",
+                "prefetch_batches",
+            ),
+            ("[gate]\ngames = 0\n", "gate.games"),
+            ("[gate]\nrequired_score = nan\n", "gate.required_score"),
+            ("[gate]\nsimulations = 4294967295\n", "gate.simulations"),
+            ("[gate]\nparallel_games = 0\n", "gate.parallel_games"),
         ] {
             let err = RunConfig::parse(text).unwrap_err();
             assert!(format!("{err:#}").contains(field), "{text}: {err:#}");

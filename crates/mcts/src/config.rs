@@ -5,6 +5,19 @@
 
 use serde::{Deserialize, Serialize};
 
+/// The most simulations one search may be given. The Gumbel root's visit schedule holds one
+/// entry (4 bytes) per simulation, so a count from a file or a protocol line is refused above
+/// this rather than allocated (at 2^32 it would ask for 16 GiB).
+pub const MAX_SIMULATIONS: u32 = 10_000_000;
+
+/// A search setting out of its range, named as the run configuration names it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("search.{field} {problem}")]
+pub struct SearchConfigError {
+    pub field: &'static str,
+    pub problem: String,
+}
+
 /// Which root algorithm chooses moves and produces the policy target.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -53,6 +66,36 @@ impl Default for SearchConfig {
             gumbel: GumbelConfig::default(),
             puct: PuctConfig::default(),
         }
+    }
+}
+
+impl SearchConfig {
+    /// The checks every reader of a search configuration needs (run files, the gate's settings).
+    pub fn validate(&self) -> Result<(), SearchConfigError> {
+        let bad = |field, problem: String| Err(SearchConfigError { field, problem });
+        if !(1..=MAX_SIMULATIONS).contains(&self.simulations) {
+            return bad("simulations", format!("must be in 1..={MAX_SIMULATIONS}"));
+        }
+        let gumbel = &self.gumbel;
+        if gumbel.max_considered_actions == 0 {
+            return bad("gumbel.max_considered_actions", "must be at least 1".into());
+        }
+        if !(gumbel.min_q_range >= 0.0 && gumbel.min_q_range.is_finite()) {
+            return bad(
+                "gumbel.min_q_range",
+                "must be non-negative and finite".into(),
+            );
+        }
+        // In u64: two u32 counts from the file must not overflow (a panic in debug builds).
+        if u64::from(gumbel.capture_candidates) + u64::from(gumbel.evasion_candidates)
+            > u64::from(gumbel.max_considered_actions)
+        {
+            return bad(
+                "gumbel.capture_candidates",
+                "+ evasion_candidates must not exceed max_considered_actions".into(),
+            );
+        }
+        Ok(())
     }
 }
 
@@ -222,6 +265,46 @@ mod tests {
         assert_eq!(GumbelConfig::evaluation(16).max_considered_actions, 4);
         assert_eq!(GumbelConfig::evaluation(64).max_considered_actions, 8);
         assert_eq!(GumbelConfig::evaluation(2).max_considered_actions, 2);
+    }
+
+    #[test]
+    fn validation_bounds_the_simulations_and_the_root_candidates() {
+        assert_eq!(SearchConfig::default().validate(), Ok(()));
+        let with = |edit: fn(&mut SearchConfig)| {
+            let mut config = SearchConfig::default();
+            edit(&mut config);
+            config.validate().map_err(|e| e.to_string())
+        };
+        assert!(with(|c| c.simulations = MAX_SIMULATIONS).is_ok());
+        for (edit, field) in [
+            (
+                (|c: &mut SearchConfig| c.simulations = 0) as fn(&mut SearchConfig),
+                "search.simulations",
+            ),
+            (
+                |c| c.simulations = MAX_SIMULATIONS + 1,
+                "search.simulations",
+            ),
+            (|c| c.simulations = u32::MAX, "search.simulations"),
+            (
+                |c| c.gumbel.max_considered_actions = 0,
+                "search.gumbel.max_considered_actions",
+            ),
+            (
+                |c| c.gumbel.min_q_range = f32::NAN,
+                "search.gumbel.min_q_range",
+            ),
+            (
+                |c| {
+                    c.gumbel.capture_candidates = u32::MAX;
+                    c.gumbel.evasion_candidates = u32::MAX;
+                },
+                "search.gumbel.capture_candidates",
+            ),
+        ] {
+            let error = with(edit).unwrap_err();
+            assert!(error.starts_with(field), "{error}");
+        }
     }
 
     #[test]

@@ -15,6 +15,11 @@ use crate::search::{Phase, Search};
 use serde::{Deserialize, Serialize};
 use std::time::{Duration, Instant};
 
+/// The most evaluation-cache slots a configuration may ask for. The slots are allocated up
+/// front and a full cache holds about `48 + 4 × legal moves` bytes per slot, so 2^20 slots are
+/// ~1 GiB at ~250 moves (the default is 2^15).
+pub const MAX_CACHE_ENTRIES: usize = 1 << 20;
+
 /// Driver settings (serde, `#[serde(default)]`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]

@@ -51,8 +51,10 @@ pub mod tree;
 pub mod wdl;
 
 pub use cache::{CachedEvaluator, EvalCache};
-pub use config::{Algorithm, GumbelConfig, PuctConfig, SearchConfig};
-pub use driver::{DriverConfig, DriverStats, SearchDriver};
+pub use config::{
+    Algorithm, GumbelConfig, PuctConfig, SearchConfig, SearchConfigError, MAX_SIMULATIONS,
+};
+pub use driver::{DriverConfig, DriverStats, SearchDriver, MAX_CACHE_ENTRIES};
 pub use eval_thread::EvalThread;
 pub use evaluator::{EvalError, EvalRequest, Evaluation, Evaluator, UniformEvaluator};
 pub use game::{SearchGame, Terminal};

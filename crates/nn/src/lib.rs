@@ -11,6 +11,7 @@
 //!   copy it trains through on CPUs with native bf16.
 //! * [`checkpoint`]: safetensors weights + JSON model card, checked on load.
 //! * [`hardware`]: native bf16 support and peak memory.
+//! * [`threads`]: libtorch's intra-op thread count, set within bounds.
 //!
 //! `koshogi bench nn` measures this crate from the binary (`crates/koshogi/src/commands/bench/`).
 
@@ -25,6 +26,7 @@ pub mod model;
 pub mod move_encoding;
 pub mod move_gather;
 pub mod search_evaluator;
+pub mod threads;
 pub mod training_step;
 pub mod working_copy;
 
@@ -41,6 +43,7 @@ pub use move_encoding::{
 };
 pub use move_gather::LegalMoveIndex;
 pub use search_evaluator::{spawn_network_thread, NetworkEvaluator};
+pub use threads::{set_intra_op_threads, MAX_INTRA_OP_THREADS};
 pub use training_step::{
     compute_losses, LossWeights, Losses, SampleTargets, TrainingBatch, TrainingBatchBuilder,
 };

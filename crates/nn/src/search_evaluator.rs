@@ -115,7 +115,7 @@ where
     F: FnOnce() -> Result<InferenceModel, NnError> + Send + 'static,
 {
     EvalThread::spawn(move || {
-        tch::set_num_threads(intra_op_threads.max(1));
+        crate::threads::set_intra_op_threads(intra_op_threads);
         make_model()
             .map(NetworkEvaluator::new)
             .map_err(|e| EvalError::Failed(e.to_string()))

@@ -39,7 +39,7 @@ pub use naming::{
     finished_shard_names, parse_shard_file_name, shards_dir, validate_writer_id, ShardFile,
 };
 pub use npz::NpzError;
-pub use reader::{list_shards, read_all_shards, Shard};
+pub use reader::{list_shards, read_all_shards, Shard, MAX_SHARD_BYTES};
 pub use record::{PolicyEntry, PositionRecord, Record, ShardArrays};
 pub use shard_source::{LocalShardDir, ShardSource};
 pub use writer::{ShardDir, ShardWriter};

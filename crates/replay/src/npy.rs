@@ -138,6 +138,29 @@ impl NpyArray {
     /// bytes); any deviation from the format, or a big-endian or Fortran-order array (which the
     /// workspace never writes), is an error, never a panic.
     pub fn from_npy_bytes(bytes: &[u8]) -> Result<NpyArray, NpyError> {
+        let (header, data_start) = Self::checked_header(bytes)?;
+        Ok(NpyArray {
+            dtype: header.dtype,
+            shape: header.shape,
+            data: bytes[data_start..].to_vec(),
+        })
+    }
+
+    /// [`NpyArray::from_npy_bytes`] that keeps the buffer it is given as the array's data
+    /// (the header is cut off in place), so a large member is never held twice.
+    pub fn from_npy_vec(mut bytes: Vec<u8>) -> Result<NpyArray, NpyError> {
+        let (header, data_start) = Self::checked_header(&bytes)?;
+        bytes.drain(..data_start);
+        Ok(NpyArray {
+            dtype: header.dtype,
+            shape: header.shape,
+            data: bytes,
+        })
+    }
+
+    /// The header and where the data starts, once the data is known to be exactly as long as
+    /// the header promises.
+    fn checked_header(bytes: &[u8]) -> Result<(NpyHeader, usize), NpyError> {
         let (header, data_start) = NpyHeader::parse(bytes)?;
         if header.fortran_order {
             return Err(NpyError::FortranOrder);
@@ -150,11 +173,7 @@ impl NpyArray {
                 actual: data.len(),
             });
         }
-        Ok(NpyArray {
-            dtype: header.dtype,
-            shape: header.shape,
-            data: data.to_vec(),
-        })
+        Ok((header, data_start))
     }
 }
 
@@ -491,6 +510,29 @@ impl NpyArray {
                 .map(T::read_le)
                 .collect()
         })
+    }
+
+    /// Unsigned integer elements as `u32`, whatever unsigned width was stored, read straight
+    /// from the stored bytes (no wider copy in between); `Err` holds the first value too large
+    /// for `u32`, `None` means the array is not unsigned.
+    pub fn unsigned_elements_u32(&self) -> Option<Result<Vec<u32>, u64>> {
+        let size = self.dtype.size();
+        let widen: fn(&[u8]) -> u64 = match self.dtype {
+            Dtype::U8 => |b| u64::from(b[0]),
+            Dtype::U16 => |b| u64::from(u16::from_le_bytes([b[0], b[1]])),
+            Dtype::U32 => |b| u64::from(u32::from_le_bytes([b[0], b[1], b[2], b[3]])),
+            Dtype::U64 => |b| u64::from_le_bytes(b.try_into().expect("8-byte chunks")),
+            _ => return None,
+        };
+        Some(
+            self.data
+                .chunks_exact(size)
+                .map(|chunk| {
+                    let value = widen(chunk);
+                    u32::try_from(value).map_err(|_| value)
+                })
+                .collect(),
+        )
     }
 
     /// Unsigned integer elements widened to `u64`, whatever unsigned width was stored.

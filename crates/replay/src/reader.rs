@@ -17,10 +17,14 @@ use crate::npy::{Dtype, NpyArray};
 use crate::npz::{entry_name, read_npz};
 use crate::record::{Record, ShardArrays};
 
-/// The members of one shard may not claim more than this uncompressed in all (guards against a
-/// corrupted size field or a decompression bomb asking for an absurd allocation; a shard of the
-/// default 4,096 positions holds a few MB).
-const MAX_SHARD_BYTES: u64 = 4 << 30;
+/// The members of one shard may not claim more than this uncompressed in all. It guards against
+/// a corrupted size field or a decompression bomb (a few MB of zip can claim gigabytes): reading
+/// a shard holds its members once and then their decoded columns, at most 4 bytes per stored
+/// byte (a `uint8` move index becomes a `u32`), so a shard costs at most ~5× this in memory.
+/// A shard of the default 4,096 positions holds ~6 MB uncompressed (~1.4 KB a position with
+/// its policy target), and self-play writes at most `MAX_POSITIONS_PER_SHARD` positions
+/// (`koshogi-selfplay`'s config) = 16,384, ~25 MB.
+pub const MAX_SHARD_BYTES: u64 = 256 << 20;
 
 /// The finished shards in `dir`, oldest first. Temporary and unrelated files are ignored; a
 /// missing directory holds no shards.
@@ -120,15 +124,22 @@ impl Shard {
             });
         }
 
+        // Each member's bytes become its array's data (no second copy of the shard).
         let mut members = BTreeMap::new();
-        for (entry, bytes) in &raw {
+        for (entry, bytes) in raw {
             if let Some(member) = entry.strip_suffix(".npy") {
                 if member != META_MEMBER && member != CHECKSUM_MEMBER {
-                    members.insert(member.to_string(), decode_member(path, member, bytes)?);
+                    let array =
+                        NpyArray::from_npy_vec(bytes).map_err(|source| ShardError::Npy {
+                            path: path.to_path_buf(),
+                            member: member.to_string(),
+                            source,
+                        })?;
+                    members.insert(member.to_string(), array);
                 }
             }
         }
-        let arrays = ShardArrays::from_members(&members)
+        let arrays = ShardArrays::from_members(members)
             .map_err(|reason| ShardError::invalid(path, reason))?;
         if arrays.len() as u64 != meta.num_positions {
             return Err(ShardError::invalid(

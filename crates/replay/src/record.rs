@@ -337,7 +337,12 @@ impl ShardArrays {
 
     /// Rebuilds the columns from decoded members and checks every cross-column invariant, so a
     /// shard that passes its checksum but was written by a buggy writer is still rejected.
-    pub(crate) fn from_members(members: &BTreeMap<String, NpyArray>) -> Result<Self, String> {
+    pub(crate) fn from_members(mut members: BTreeMap<String, NpyArray>) -> Result<Self, String> {
+        // The board column is moved out, not copied: it is most of a shard's bytes.
+        let board = members
+            .remove("board")
+            .ok_or_else(|| format!("missing member {:?}", "board"))?;
+        let members = members;
         let get = |name: &str| {
             members
                 .get(name)
@@ -355,10 +360,9 @@ impl ShardArrays {
             |name: &str, a: &NpyArray| format!("{name}: unexpected dtype {:?}", a.dtype);
         let unsigned_u32 = |name: &str| -> Result<Vec<u32>, String> {
             let a = get(name)?;
-            let wide = a.unsigned_elements().ok_or_else(|| wrong_type(name, a))?;
-            wide.into_iter()
-                .map(|x| u32::try_from(x).map_err(|_| format!("{name}: value {x} exceeds u32")))
-                .collect()
+            a.unsigned_elements_u32()
+                .ok_or_else(|| wrong_type(name, a))?
+                .map_err(|x| format!("{name}: value {x} exceeds u32"))
         };
         fn typed<T: crate::npy::Element>(name: &str, a: &NpyArray) -> Result<Vec<T>, String> {
             a.elements::<T>()
@@ -371,7 +375,6 @@ impl ShardArrays {
                 .collect())
         };
 
-        let board = get("board")?;
         if board.dtype != Dtype::U8 || board.shape.len() != 2 || board.shape[1] != BOARD_BYTES {
             return Err(format!(
                 "board: expected uint8[N, {BOARD_BYTES}], found {:?}{:?}",
@@ -408,7 +411,7 @@ impl ShardArrays {
             return Err("policy_offsets: must rise from 0 to the number of policy entries".into());
         }
         let arrays = ShardArrays {
-            boards: board.data.clone(),
+            boards: board.data,
             game_id: typed::<u64>("game_id", get("game_id")?)?,
             ply: unsigned_u32("ply")?,
             legal_move_count: unsigned_u32("legal_move_count")?,
@@ -580,6 +583,6 @@ mod tests {
             .collect();
         assert_eq!(members["policy_moves"].dtype, Dtype::U16);
         assert_eq!(members["ply"].dtype, Dtype::U8);
-        assert_eq!(ShardArrays::from_members(&members).unwrap(), arrays);
+        assert_eq!(ShardArrays::from_members(members).unwrap(), arrays);
     }
 }

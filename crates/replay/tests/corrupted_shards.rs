@@ -11,6 +11,7 @@ use std::sync::{Arc, Mutex};
 use common::synthetic_game;
 use koshogi_replay::{
     list_shards, read_all_shards, Provenance, Shard, ShardArrays, ShardDir, ShardError,
+    MAX_SHARD_BYTES,
 };
 
 /// Captures everything logged while `f` runs.
@@ -304,8 +305,10 @@ fn members_declaring_more_than_the_bound_in_all_are_refused() {
         out.write_all(b"tiny").unwrap();
     }
     let mut bytes = out.finish().unwrap().into_inner();
-    // The second member claims 4 GiB - 1: alone within the bound, with the first one not.
-    patch_declared_sizes(&mut bytes, &[4, u32::MAX]);
+    // The second member alone is within the bound, with the first one it is not. (The bound
+    // was 4 GiB: a 4 MB deflate bomb within it made readers allocate ~20 GB before any check.)
+    assert_eq!(MAX_SHARD_BYTES, 256 << 20);
+    patch_declared_sizes(&mut bytes, &[4, MAX_SHARD_BYTES as u32 - 3]);
     fs::write(&path, &bytes).unwrap();
     let error = Shard::open(&path).unwrap_err().to_string();
     assert!(error.contains("ply.npy is too large"), "{error}");

@@ -160,7 +160,9 @@ impl Position {
         self.lamp_dispels_fog(&mut undo, opts);
         self.side = us.opposite();
         self.hash ^= crate::zobrist::WHITE_TO_MOVE;
-        self.ply += 1;
+        // Wrapping: a KSFEN may set the counter near its top (move numbers up to 2^31), and a
+        // counter that only numbers moves must not abort the game it numbers.
+        self.ply = self.ply.wrapping_add(1);
         undo
     }
 
@@ -491,6 +493,18 @@ mod tests {
         assert_eq!(p.piece_at(sq("12r")), None);
         assert_eq!(p.side_to_move(), White);
         assert_eq!(p.ply(), 1);
+    }
+
+    #[test]
+    fn the_ply_counter_wraps_instead_of_overflowing() {
+        let mut p = setup(&[("13s", Black, SumoWrestler), ("12r", White, Pawn)], White);
+        p.set_ply(u32::MAX);
+        let options = RulesOptions::default();
+        let mv = p.legal_moves(&options)[0];
+        let undo = p.play(&mv, &options);
+        assert_eq!(p.ply(), 0);
+        p.undo(undo);
+        assert_eq!(p.ply(), u32::MAX);
     }
 
     /// Seeded random playouts, biased towards captures so that promotions, shots, burning and

@@ -8,6 +8,11 @@ use serde::{Deserialize, Serialize};
 
 use crate::fixed_opponent::FixedOpponent;
 
+/// The most positions one shard may hold: readers refuse shards larger than
+/// `koshogi_replay::MAX_SHARD_BYTES` uncompressed (256 MiB), and a position with its policy
+/// target takes a few KB at most, so this leaves a wide margin (the default is 4,096).
+pub const MAX_POSITIONS_PER_SHARD: usize = 16_384;
+
 /// How self-play games are played and what is recorded.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -195,8 +200,11 @@ impl SelfplayConfig {
         if !(0.0..=1.0).contains(&self.full_search_probability) {
             return bad("full_search_probability", "must lie in [0, 1]");
         }
-        if self.cheap_simulations == 0 {
-            return bad("cheap_simulations", "must be at least 1");
+        if !(1..=koshogi_mcts::MAX_SIMULATIONS).contains(&self.cheap_simulations) {
+            return bad(
+                "cheap_simulations",
+                &format!("must be in 1..={}", koshogi_mcts::MAX_SIMULATIONS),
+            );
         }
         if self.opening_temperature.is_nan() || self.opening_temperature <= 0.0 {
             return bad("opening_temperature", "must be positive");
@@ -226,8 +234,11 @@ impl SelfplayConfig {
         if !(0.0..=1.0).contains(&self.resign.threshold) {
             return bad("resign.threshold", "must lie in [0, 1]");
         }
-        if self.positions_per_shard == 0 {
-            return bad("positions_per_shard", "must be at least 1");
+        if !(1..=MAX_POSITIONS_PER_SHARD).contains(&self.positions_per_shard) {
+            return bad(
+                "positions_per_shard",
+                &format!("must be in 1..={MAX_POSITIONS_PER_SHARD}"),
+            );
         }
         Ok(())
     }
@@ -295,5 +306,35 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("material_value_weight"));
+    }
+
+    #[test]
+    fn shard_sizes_and_cheap_searches_stay_within_what_readers_accept() {
+        type Edit = fn(&mut SelfplayConfig);
+        let cases: [(Edit, &str); 3] = [
+            (
+                |c| c.positions_per_shard = MAX_POSITIONS_PER_SHARD + 1,
+                "positions_per_shard",
+            ),
+            (|c| c.cheap_simulations = u32::MAX, "cheap_simulations"),
+            (|c| c.cheap_simulations = 0, "cheap_simulations"),
+        ];
+        for (edit, field) in cases {
+            let mut config = SelfplayConfig::default();
+            edit(&mut config);
+            let error = config.validate().unwrap_err().to_string();
+            assert!(error.contains(field), "{error}");
+        }
+        // The largest shard self-play may write, at its largest policy targets, is readable.
+        let widest = SelfplayConfig {
+            positions_per_shard: MAX_POSITIONS_PER_SHARD,
+            ..SelfplayConfig::default()
+        };
+        widest.validate().unwrap();
+        let bytes_per_position = koshogi_replay::BOARD_BYTES + 40 + 4 * widest.max_policy_entries;
+        assert!(
+            (MAX_POSITIONS_PER_SHARD * bytes_per_position) as u64 * 4
+                < koshogi_replay::MAX_SHARD_BYTES
+        );
     }
 }

@@ -51,7 +51,7 @@ impl CheckpointFollowingEvaluator {
         worker: usize,
         gated: bool,
     ) -> Result<Self, EvalError> {
-        tch::set_num_threads(intra_op_threads.max(1));
+        koshogi_nn::set_intra_op_threads(intra_op_threads);
         let fresh =
             InferenceModel::new(model, &runtime).map_err(|e| EvalError::Failed(e.to_string()))?;
         let mut evaluator = CheckpointFollowingEvaluator {

@@ -7,6 +7,7 @@
 use std::sync::Arc;
 
 use koshogi_mcts::{EvalError, EvalRequest, EvalThread, Evaluation, Evaluator};
+use koshogi_replay::ShardDir;
 use koshogi_rules::Game;
 
 use crate::stats::SelfplayStats;
@@ -46,10 +47,13 @@ where
     F: Fn(usize) -> Result<E, EvalError> + Clone + Send + 'static,
 {
     ctx.config.validate()?;
+    // One per process: separate handles on one directory could hand two workers one sequence.
+    let shards = ShardDir::for_run(&ctx.run_dir)?;
     std::thread::scope(|scope| {
         let handles: Vec<_> = (0..ctx.config.workers)
             .map(|worker| {
                 let make = make_evaluator.clone();
+                let shards = shards.clone();
                 std::thread::Builder::new()
                     .name(format!("selfplay-{worker}"))
                     .spawn_scoped(scope, move || {
@@ -57,7 +61,7 @@ where
                         let eval = EvalThread::spawn(move || {
                             make(worker).map(|inner| CountingEvaluator { inner, stats })
                         })?;
-                        run_worker(worker, ctx, eval)
+                        run_worker(worker, ctx, eval, shards)
                     })
                     .map_err(|e| SelfplayError::Config(format!("cannot start worker thread: {e}")))
             })

@@ -141,11 +141,14 @@ struct GameInProgress {
 }
 
 /// Runs one worker until its games are done (budget spent or stop requested and in-flight
-/// games finished). `eval` must already hold the network.
+/// games finished). `eval` must already hold the network. `shards` is the run's shard
+/// directory, opened once per process and shared by its workers (its lock keeps their sequence
+/// numbers unique and in the order their shards become visible).
 pub fn run_worker(
     worker: usize,
     ctx: &WorkerContext,
     eval: EvalThread<Game>,
+    shards: Arc<ShardDir>,
 ) -> Result<(), SelfplayError> {
     ctx.config.validate()?;
     if worker >= ctx.model.workers() {
@@ -154,7 +157,7 @@ pub fn run_worker(
             ctx.model.workers()
         )));
     }
-    let mut state = WorkerState::open(worker, ctx)?;
+    let mut state = WorkerState::open(worker, ctx, shards)?;
     let mut driver = SearchDriver::new(eval, ctx.driver.clone());
     let mut searches = Vec::new();
     let mut games = Vec::new();
@@ -205,11 +208,14 @@ struct WorkerState<'a> {
 }
 
 impl<'a> WorkerState<'a> {
-    fn open(worker: usize, ctx: &'a WorkerContext) -> Result<Self, SelfplayError> {
+    fn open(
+        worker: usize,
+        ctx: &'a WorkerContext,
+        shard_dir: Arc<ShardDir>,
+    ) -> Result<Self, SelfplayError> {
         let mut rng = ChaCha8Rng::seed_from_u64(
             ctx.seed ^ (worker as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15),
         );
-        let shard_dir = ShardDir::for_run(&ctx.run_dir)?;
         // Unique among concurrent writers and across restarts of the run.
         let writer_id = format!("{}w{worker}_{:08x}", ctx.writer_prefix, rng.random::<u32>());
         let writer = ShardWriter::new(

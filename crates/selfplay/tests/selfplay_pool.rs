@@ -5,7 +5,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use koshogi_mcts::{material::MaterialEvaluator, DriverConfig, SearchConfig};
-use koshogi_replay::{board, read_all_shards, shards_dir, Provenance};
+use koshogi_replay::{board, list_shards, read_all_shards, shards_dir, Provenance};
 use koshogi_rules::game_record::GameRecord;
 use koshogi_rules::{Color, Game, RulesOptions};
 use koshogi_selfplay::fixed_opponent::FixedOpponent;
@@ -123,6 +123,31 @@ fn two_games_produce_consistent_shards_and_records() {
         assert!(record.moves.len() <= 24);
         record.replay(RulesOptions::default(), None).unwrap();
     }
+}
+
+#[test]
+fn workers_of_one_pool_number_their_shards_without_gaps_or_repeats() {
+    // Each worker used to open its own handle on the shard directory: two workers finishing a
+    // shard at once could both take the same sequence number (the lock that orders them was
+    // per handle). Many small shards from several workers make that collision likely.
+    let dir = tempfile::tempdir().unwrap();
+    let config = SelfplayConfig {
+        workers: 4,
+        games_per_worker: 2,
+        max_plies: 6,
+        positions_per_shard: 1,
+        ..small_config()
+    };
+    let ctx = context(dir.path(), 16, config);
+    run_pool(&ctx, |_| Ok(MaterialEvaluator::default())).unwrap();
+    let mut sequences: Vec<u64> = list_shards(&shards_dir(dir.path()))
+        .unwrap()
+        .iter()
+        .map(|shard| shard.sequence)
+        .collect();
+    sequences.sort_unstable();
+    assert_eq!(sequences.len(), 16, "one shard per game");
+    assert_eq!(sequences, (0..16).collect::<Vec<u64>>());
 }
 
 #[test]

@@ -67,8 +67,7 @@ impl NetworkWorker {
         std::thread::Builder::new()
             .name("koshogi-serve-network".into())
             .spawn(move || {
-                let threads = threads.max(1);
-                tch::set_num_threads(threads as i32);
+                let threads = koshogi_nn::set_intra_op_threads(threads) as u32;
                 let mut state = WorkerState {
                     runtime,
                     threads,

@@ -15,6 +15,17 @@ use crate::lr_schedule::{LrSchedule, LrScheduleConfig};
 use crate::optimizer::OptimizerConfig;
 use crate::window::WindowConfig;
 
+/// The largest batch a configuration may ask for: a batch's input planes alone take ~140 KB
+/// per position in float32, so this is ~9 GiB, beyond any machine's need; a larger number in a
+/// file is refused at start-up rather than allocated.
+pub const MAX_BATCH_SIZE: usize = 1 << 16;
+
+/// The farthest the material outlook may look ahead (`material_outlook_plies`), in plies.
+pub const MAX_OUTLOOK_PLIES: u32 = 1000;
+
+/// The most finished batches the prefetch thread may hold (each is a whole batch in memory).
+pub const MAX_PREFETCH_BATCHES: usize = 64;
+
 /// `[train]`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -180,8 +191,8 @@ impl TrainConfig {
     /// Checks every value, so that a bad file fails at start-up with a message naming the key.
     pub fn validate(&self) -> Result<(), TrainConfigError> {
         let bad = |what: &str| Err(TrainConfigError::Invalid(what.to_string()));
-        if self.batch_size == 0 {
-            return bad("batch_size must be at least 1");
+        if !(1..=MAX_BATCH_SIZE).contains(&self.batch_size) {
+            return bad(&format!("batch_size must be in 1..={MAX_BATCH_SIZE}"));
         }
         if !(self.max_grad_norm >= 0.0 && self.max_grad_norm.is_finite()) {
             return bad("max_grad_norm must be non-negative and finite");
@@ -195,14 +206,24 @@ impl TrainConfig {
         if !(0.0..=1.0).contains(&self.material_outlook_weight) {
             return bad("material_outlook_weight must be in [0, 1]");
         }
-        if self.material_outlook_plies == 0 || self.material_outlook_plies > 1000 {
-            return bad("material_outlook_plies must be in 1..=1000");
+        if !(1..=MAX_OUTLOOK_PLIES).contains(&self.material_outlook_plies) {
+            return bad(&format!(
+                "material_outlook_plies must be in 1..={MAX_OUTLOOK_PLIES}"
+            ));
         }
         if !(0.0..=1.0).contains(&self.mirror_probability) {
             return bad("mirror_probability must be in [0, 1]");
         }
-        if self.prefetch_batches == 0 {
-            return bad("prefetch_batches must be at least 1");
+        if !(1..=MAX_PREFETCH_BATCHES).contains(&self.prefetch_batches) {
+            return bad(&format!(
+                "prefetch_batches must be in 1..={MAX_PREFETCH_BATCHES} (finished batches held in memory)"
+            ));
+        }
+        if self.threads > koshogi_nn::MAX_INTRA_OP_THREADS as usize {
+            return bad(&format!(
+                "threads must be at most {} (0 = automatic)",
+                koshogi_nn::MAX_INTRA_OP_THREADS
+            ));
         }
         if !(self.poll_seconds > 0.0 && self.poll_seconds.is_finite()) {
             return bad("poll_seconds must be positive");
@@ -241,7 +262,7 @@ impl TrainConfig {
         match self.threads {
             0 if self.precision.resolve(device).is_some() && device == Device::Cpu => 1,
             0 => default,
-            n => n as i32,
+            n => koshogi_nn::threads::intra_op_thread_count(n),
         }
     }
 
@@ -400,5 +421,33 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("mirror_probability"));
+    }
+
+    #[test]
+    fn sizes_that_would_be_allocated_or_passed_to_libtorch_are_bounded() {
+        type Edit = fn(&mut TrainConfig);
+        let cases: [(Edit, &str); 5] = [
+            (|c| c.batch_size = MAX_BATCH_SIZE + 1, "batch_size"),
+            (|c| c.prefetch_batches = 0, "prefetch_batches"),
+            (|c| c.prefetch_batches = usize::MAX, "prefetch_batches"),
+            (|c| c.threads = 4_294_967_296, "threads"),
+            (|c| c.threads = 1025, "threads"),
+        ];
+        for (edit, key) in cases {
+            let mut config = TrainConfig::default();
+            edit(&mut config);
+            let error = config.validate().unwrap_err().to_string();
+            assert!(error.contains(key), "{error}");
+        }
+        let mut config = TrainConfig {
+            batch_size: MAX_BATCH_SIZE,
+            prefetch_batches: MAX_PREFETCH_BATCHES,
+            threads: 1024,
+            ..Default::default()
+        };
+        assert!(config.validate().is_ok());
+        // Even unvalidated, a count out of libtorch's range never reaches it.
+        config.threads = 4_294_967_296;
+        assert_eq!(config.intra_op_threads(Device::Cpu), 1024);
     }
 }

@@ -192,8 +192,7 @@ impl Trainer {
         setup.train.validate()?;
         setup.model.validate()?;
         let device = setup.train.device.resolve()?;
-        let threads = setup.train.intra_op_threads(device);
-        tch::set_num_threads(threads);
+        let threads = koshogi_nn::set_intra_op_threads(setup.train.intra_op_threads(device));
         let schedule = setup.train.lr_schedule().map_err(TrainConfigError::from)?;
         let checkpoints =
             CheckpointManager::open(setup.checkpoints_dir(), &setup.train.checkpoint)?;
@@ -348,7 +347,7 @@ impl Trainer {
     /// batches are converted).
     pub fn train_step(&mut self, batch: &TrainingBatch) -> Result<StepStats, TrainError> {
         if tch::get_num_threads() != self.threads {
-            tch::set_num_threads(self.threads);
+            koshogi_nn::set_intra_op_threads(self.threads);
         }
         let lr = self.schedule.lr_at(self.step);
         let max_grad_norm = self.setup.train.max_grad_norm;

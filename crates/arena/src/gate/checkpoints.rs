@@ -46,7 +46,38 @@ impl Default for GateConfig {
     }
 }
 
+/// The most games of one gate match, and the most played at once: a gate decides between two
+/// checkpoints in minutes, and each game in flight holds a search tree.
+pub const MAX_GATE_GAMES: usize = 100_000;
+
 impl GateConfig {
+    /// Checks every value, so that a bad `[gate]` section fails when the run starts, with the
+    /// key named, instead of at the first checkpoint (or never, as a gate that cannot decide).
+    pub fn validate(&self) -> Result<(), GateError> {
+        let bad = |message: String| Err(GateError::Config(message));
+        if !(1..=MAX_GATE_GAMES).contains(&self.games) {
+            return bad(format!("gate.games must be in 1..={MAX_GATE_GAMES}"));
+        }
+        if !(1..=MAX_GATE_GAMES).contains(&self.parallel_games) {
+            return bad(format!(
+                "gate.parallel_games must be in 1..={MAX_GATE_GAMES}"
+            ));
+        }
+        if self.max_plies == 0 {
+            return bad("gate.max_plies must be at least 1".into());
+        }
+        if self.simulations > koshogi_mcts::MAX_SIMULATIONS {
+            return bad(format!(
+                "gate.simulations must be at most {} (0 = raw policy)",
+                koshogi_mcts::MAX_SIMULATIONS
+            ));
+        }
+        if !(0.0..=1.0).contains(&self.required_score) {
+            return bad("gate.required_score must be in [0, 1]".into());
+        }
+        Ok(())
+    }
+
     /// The players of a gate match.
     pub fn player_kind(&self) -> LadderPlayerKind {
         if self.simulations == 0 {
@@ -73,6 +104,8 @@ impl GateConfig {
 
 #[derive(Debug, thiserror::Error)]
 pub enum GateError {
+    #[error("{0}")]
+    Config(String),
     #[error(transparent)]
     Path(#[from] CheckpointPathError),
     #[error("loading {path}: {message}")]

@@ -7,5 +7,5 @@
 mod checkpoints;
 mod rule;
 
-pub use checkpoints::{gate_checkpoints, GateConfig, GateError};
+pub use checkpoints::{gate_checkpoints, GateConfig, GateError, MAX_GATE_GAMES};
 pub use rule::{gate, GateResult, GateSettings};

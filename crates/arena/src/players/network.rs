@@ -150,7 +150,7 @@ impl MctsPlayer {
         // over to the evaluation thread, or `--threads` would not reach the search.
         let threads = tch::get_num_threads();
         let eval = EvalThread::spawn(move || {
-            tch::set_num_threads(threads);
+            koshogi_nn::set_intra_op_threads(threads);
             InferenceModel::load(&card, &runtime)
                 .map(|(model, _)| NetworkEvaluator::new(model))
                 .map_err(|e| EvalError::Failed(e.to_string()))

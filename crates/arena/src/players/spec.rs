@@ -23,6 +23,7 @@ use std::path::PathBuf;
 use std::str::FromStr;
 
 use koshogi_baselines::{BaselineSpec, BaselineSpecError, MAX_DEPTH};
+use koshogi_mcts::MAX_SIMULATIONS;
 
 use super::engine::{EngineSpec, EngineSpecError};
 
@@ -57,8 +58,8 @@ pub enum PlayerSpecError {
     BadDepth(String),
     #[error("player `{0}` needs a checkpoint path after the colon")]
     MissingCheckpoint(String),
-    #[error("player `{0}`: the number of simulations must be at least 1")]
-    ZeroSimulations(String),
+    #[error("player `{0}`: the number of simulations must be from 1 to {MAX_SIMULATIONS}")]
+    BadSimulations(String),
 }
 
 impl FromStr for PlayerSpec {
@@ -76,8 +77,13 @@ impl FromStr for PlayerSpec {
         }
         if let Some(sims) = text.strip_prefix("material:") {
             return match sims.parse::<u32>() {
-                Ok(0) => Err(PlayerSpecError::ZeroSimulations(text.into())),
-                Ok(simulations) => Ok(PlayerSpec::MaterialSearch { simulations }),
+                Ok(simulations) if (1..=MAX_SIMULATIONS).contains(&simulations) => {
+                    Ok(PlayerSpec::MaterialSearch { simulations })
+                }
+                Ok(_) => Err(PlayerSpecError::BadSimulations(text.into())),
+                Err(_) if !sims.is_empty() && sims.bytes().all(|b| b.is_ascii_digit()) => {
+                    Err(PlayerSpecError::BadSimulations(text.into()))
+                }
                 Err(_) => Err(PlayerSpecError::Unknown(text.into())),
             };
         }
@@ -99,12 +105,12 @@ impl FromStr for PlayerSpec {
                 Some((path, sims))
                     if !sims.is_empty() && sims.bytes().all(|b| b.is_ascii_digit()) =>
                 {
-                    let sims: u32 = sims
-                        .parse()
-                        .map_err(|_| PlayerSpecError::Unknown(text.into()))?;
-                    if sims == 0 {
-                        return Err(PlayerSpecError::ZeroSimulations(text.into()));
-                    }
+                    // All digits: a number too large for u32 is out of range, not unknown.
+                    let sims = sims
+                        .parse::<u32>()
+                        .ok()
+                        .filter(|n| (1..=MAX_SIMULATIONS).contains(n))
+                        .ok_or_else(|| PlayerSpecError::BadSimulations(text.into()))?;
                     (path, Some(sims))
                 }
                 _ => (rest, None),
@@ -184,9 +190,29 @@ mod tests {
         );
         assert_eq!(
             "material:0".parse::<PlayerSpec>(),
-            Err(PlayerSpecError::ZeroSimulations("material:0".into()))
+            Err(PlayerSpecError::BadSimulations("material:0".into()))
         );
         assert!("material:x".parse::<PlayerSpec>().is_err());
+        // Counts the search would allocate a schedule for are refused, however they are written.
+        for bad in [
+            "material:10000001",
+            "material:4294967295",
+            "material:99999999999",
+            "mcts:ck:10000001",
+            "mcts:ck:99999999999",
+            "mcts:ck:0",
+        ] {
+            let error = bad.parse::<PlayerSpec>().unwrap_err();
+            assert_eq!(error, PlayerSpecError::BadSimulations(bad.into()));
+            assert!(error.to_string().contains("from 1 to 10000000"), "{error}");
+        }
+        assert_eq!(
+            "mcts:ck:10000000".parse(),
+            Ok(PlayerSpec::Mcts {
+                checkpoint: PathBuf::from("ck"),
+                simulations: Some(MAX_SIMULATIONS)
+            })
+        );
         assert_eq!(
             PlayerSpec::MaterialSearch { simulations: 8 }.to_string(),
             "material:8"
@@ -261,7 +287,7 @@ mod tests {
         ));
         assert!(matches!(
             "mcts:x:0".parse::<PlayerSpec>(),
-            Err(PlayerSpecError::ZeroSimulations(_))
+            Err(PlayerSpecError::BadSimulations(_))
         ));
     }
 }

@@ -169,7 +169,7 @@ pub(crate) fn progress_bar(len: u64) -> ProgressBar {
 /// The network players' runtime from `--threads` and `--device` (also used by `koshogi eval`).
 pub(crate) fn network_runtime(threads: i32, device: &str) -> Result<RuntimeConfig> {
     if threads > 0 {
-        tch::set_num_threads(threads);
+        koshogi_nn::set_intra_op_threads(threads);
     }
     let device: DeviceSpec = device
         .parse()

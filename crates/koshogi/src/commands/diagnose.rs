@@ -36,7 +36,8 @@ pub struct DiagnoseArgs {
     #[arg(long, default_value_t = 512)]
     pub sample: usize,
     /// Plies ahead for the material outlook (as `train.material_outlook_plies`).
-    #[arg(long, default_value_t = 8)]
+    #[arg(long, default_value_t = 8,
+          value_parser = clap::value_parser!(u32).range(1..=koshogi_train::config::MAX_OUTLOOK_PLIES as i64))]
     pub outlook_plies: u32,
 }
 

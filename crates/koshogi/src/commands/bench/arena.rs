@@ -242,7 +242,7 @@ fn time_alphabeta(depths: &[u32], max_plies: u32) {
 
 pub fn run(args: &ArenaBenchArgs) -> Result<(), String> {
     let ab_depths = parse_depths(&args.ab_depths)?;
-    tch::set_num_threads(args.threads);
+    koshogi_nn::set_intra_op_threads(args.threads);
     println!(
         "koshogi bench arena: {} games per match, max {} plies, {} in flight, {} libtorch threads",
         args.games, args.max_plies, args.parallel, args.threads

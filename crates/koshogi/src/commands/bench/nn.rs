@@ -139,7 +139,7 @@ fn calls_per_second(
 
 /// Runs the benchmark and prints its table to stdout.
 pub fn run(args: &NnBenchArgs) -> Result<(), NnError> {
-    tch::set_num_threads(args.threads);
+    koshogi_nn::set_intra_op_threads(args.threads);
     tch::manual_seed(1);
     let device_spec: DeviceSpec = args.device.parse()?;
     let device = device_spec.resolve()?;

@@ -116,7 +116,7 @@ pub fn run(args: &SearchBenchArgs) -> Result<(), String> {
     let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
 
     // Raw: the same evaluator type, called directly on B fixed positions.
-    tch::set_num_threads(args.threads.max(1));
+    koshogi_nn::set_intra_op_threads(args.threads);
     tch::manual_seed(args.seed as i64);
     let raw_model = InferenceModel::new(&model_config, &runtime).map_err(|e| e.to_string())?;
     println!(
