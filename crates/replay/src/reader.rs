@@ -19,11 +19,12 @@ use crate::record::{Record, ShardArrays};
 
 /// The members of one shard may not claim more than this uncompressed in all. It guards against
 /// a corrupted size field or a decompression bomb (a few MB of zip can claim gigabytes): reading
-/// a shard holds its members once and then their decoded columns, at most 4 bytes per stored
-/// byte (a `uint8` move index becomes a `u32`), so a shard costs at most ~5× this in memory.
-/// A shard of the default 4,096 positions holds ~6 MB uncompressed (~1.4 KB a position with
-/// its policy target), and self-play writes at most `MAX_POSITIONS_PER_SHARD` positions
-/// (`koshogi-selfplay`'s config) = 16,384, ~25 MB.
+/// a shard holds its members, then their decoded columns (a `uint8` move index becomes a `u32`)
+/// and a per-position check of the policy, about 7× this at worst (measured: 1.6 GB for a
+/// crafted 230 MiB shard, docs/fuzzing.md). Real shards are far smaller: ~420 bytes a position
+/// uncompressed (`cpu.toml`'s shards of ~2,100 positions hold 0.9 MB), and self-play writes at
+/// most `MAX_POSITIONS_PER_SHARD` (`koshogi-selfplay`'s config) = 16,384 positions, under
+/// 80 MB even with a thousand policy entries each.
 pub const MAX_SHARD_BYTES: u64 = 256 << 20;
 
 /// The finished shards in `dir`, oldest first. Temporary and unrelated files are ignored; a

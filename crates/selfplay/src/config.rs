@@ -10,7 +10,8 @@ use crate::fixed_opponent::FixedOpponent;
 
 /// The most positions one shard may hold: readers refuse shards larger than
 /// `koshogi_replay::MAX_SHARD_BYTES` uncompressed (256 MiB), and a position with its policy
-/// target takes a few KB at most, so this leaves a wide margin (the default is 4,096).
+/// target takes ~420 bytes (a few KB with a thousand policy entries), so this leaves a wide
+/// margin (the default is 4,096).
 pub const MAX_POSITIONS_PER_SHARD: usize = 16_384;
 
 /// How self-play games are played and what is recorded.

@@ -13,8 +13,9 @@
 //! The balance is read at `horizon` and at `horizon + 1` plies on and averaged, so that the
 //! target does not depend on whose move the horizon falls (a capture just made and its
 //! recapture about to come count half each). A game that ends before the horizon counts its
-//! result: a decided game is a win or a loss outright; a drawn or adjudicated one keeps the
-//! balance of its last stored position.
+//! result: a decided game is a win or a loss outright (a game won by material adjudication at
+//! the ply cap too: shards do not say why a game ended); a drawn one keeps the balance of its
+//! last stored position.
 
 use koshogi_mcts::MaterialEvaluator;
 use koshogi_replay::{decode_position, ShardArrays};
