@@ -266,6 +266,13 @@ impl TrainConfig {
         }
     }
 
+    /// Whether the schedule's length is the step target (a cosine without
+    /// `schedule.total_steps`): then a resume with another `--steps` moves the learning rate of
+    /// the steps already taken, which the trainer warns about.
+    pub fn schedule_follows_step_target(&self) -> bool {
+        self.schedule.decay == crate::lr_schedule::LrDecay::Cosine && self.schedule.total_steps == 0
+    }
+
     /// The learning-rate schedule this configuration describes.
     pub fn lr_schedule(&self) -> Result<LrSchedule, crate::lr_schedule::LrScheduleError> {
         let total = (self.steps > 0).then_some(self.steps);
@@ -421,6 +428,31 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("mirror_probability"));
+    }
+
+    #[test]
+    fn a_cosine_without_its_own_length_follows_the_step_target() {
+        use crate::lr_schedule::LrDecay;
+        let mut config = TrainConfig {
+            steps: 1000,
+            ..Default::default()
+        };
+        config.schedule.decay = LrDecay::Cosine;
+        assert!(config.schedule_follows_step_target());
+        let at_1000 = |c: &TrainConfig| c.lr_schedule().unwrap().lr_at(1000);
+        let before = at_1000(&config);
+        config.steps = 2000;
+        assert_ne!(
+            at_1000(&config),
+            before,
+            "the rate at a step taken moves with --steps"
+        );
+        config.schedule.total_steps = 1000;
+        assert!(!config.schedule_follows_step_target());
+        assert_eq!(at_1000(&config), before);
+        config.schedule.decay = LrDecay::Constant;
+        config.schedule.total_steps = 0;
+        assert!(!config.schedule_follows_step_target());
     }
 
     #[test]

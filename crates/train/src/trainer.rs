@@ -269,6 +269,14 @@ impl Trainer {
             );
             setup.train.seed = state.sampler.seed;
         }
+        if setup.train.schedule_follows_step_target() {
+            tracing::warn!(
+                "the cosine learning-rate schedule is as long as train.steps ({}): resuming with \
+                 another step target moves the rate of the steps already taken; set \
+                 train.schedule.total_steps to fix its length",
+                setup.train.steps
+            );
+        }
         let working = working_copy(&setup.train, device, &model)?;
         tracing::info!(step = state.step, "resuming from {}", entry.path.display());
         Ok(Self {
