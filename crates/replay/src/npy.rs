@@ -518,10 +518,10 @@ impl NpyArray {
     pub fn unsigned_elements_u32(&self) -> Option<Result<Vec<u32>, u64>> {
         let size = self.dtype.size();
         let widen: fn(&[u8]) -> u64 = match self.dtype {
-            Dtype::U8 => |b| u64::from(b[0]),
-            Dtype::U16 => |b| u64::from(u16::from_le_bytes([b[0], b[1]])),
-            Dtype::U32 => |b| u64::from(u32::from_le_bytes([b[0], b[1], b[2], b[3]])),
-            Dtype::U64 => |b| u64::from_le_bytes(b.try_into().expect("8-byte chunks")),
+            Dtype::U8 => |b| u64::from(u8::read_le(b)),
+            Dtype::U16 => |b| u64::from(u16::read_le(b)),
+            Dtype::U32 => |b| u64::from(u32::read_le(b)),
+            Dtype::U64 => u64::read_le,
             _ => return None,
         };
         Some(

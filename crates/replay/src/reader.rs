@@ -83,11 +83,13 @@ impl Shard {
         reader: R,
         file_size: u64,
     ) -> Result<Shard, ShardError> {
-        let raw = read_npz(reader, MAX_SHARD_BYTES).map_err(|e| ShardError::npz(path, e))?;
+        let mut raw = read_npz(reader, MAX_SHARD_BYTES).map_err(|e| ShardError::npz(path, e))?;
 
-        let checksum_entry = entry_name(CHECKSUM_MEMBER);
+        // Taken out of the map (the checksum covers every member but itself), and the meta
+        // below too once verified: what stays are the columns, whose bytes become the arrays'
+        // data (no second copy of the shard).
         let stored = raw
-            .get(&checksum_entry)
+            .remove(&entry_name(CHECKSUM_MEMBER))
             .ok_or_else(|| ShardError::invalid(path, "no checksum member"))
             .and_then(|bytes| decode_member(path, CHECKSUM_MEMBER, bytes))?;
         if stored.dtype != Dtype::U8 || stored.shape != [32] {
@@ -106,7 +108,7 @@ impl Shard {
         }
 
         let meta_bytes = raw
-            .get(&entry_name(META_MEMBER))
+            .remove(&entry_name(META_MEMBER))
             .ok_or_else(|| ShardError::invalid(path, "no meta member"))
             .and_then(|bytes| decode_member(path, META_MEMBER, bytes))?;
         let meta: ShardMeta = serde_json::from_slice(&meta_bytes.data)
@@ -125,19 +127,10 @@ impl Shard {
             });
         }
 
-        // Each member's bytes become its array's data (no second copy of the shard).
         let mut members = BTreeMap::new();
         for (entry, bytes) in raw {
             if let Some(member) = entry.strip_suffix(".npy") {
-                if member != META_MEMBER && member != CHECKSUM_MEMBER {
-                    let array =
-                        NpyArray::from_npy_vec(bytes).map_err(|source| ShardError::Npy {
-                            path: path.to_path_buf(),
-                            member: member.to_string(),
-                            source,
-                        })?;
-                    members.insert(member.to_string(), array);
-                }
+                members.insert(member.to_string(), decode_member(path, member, bytes)?);
             }
         }
         let arrays = ShardArrays::from_members(members)
@@ -220,8 +213,8 @@ pub fn read_all_shards(dir: &Path) -> Result<Vec<Shard>, ShardError> {
         .collect())
 }
 
-fn decode_member(path: &Path, member: &str, bytes: &[u8]) -> Result<NpyArray, ShardError> {
-    NpyArray::from_npy_bytes(bytes).map_err(|source| ShardError::Npy {
+fn decode_member(path: &Path, member: &str, bytes: Vec<u8>) -> Result<NpyArray, ShardError> {
+    NpyArray::from_npy_vec(bytes).map_err(|source| ShardError::Npy {
         path: path.to_path_buf(),
         member: member.to_string(),
         source,
