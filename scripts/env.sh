@@ -3,7 +3,12 @@
 # shellcheck shell=bash
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 export KOSHOGI_CACHE="${KOSHOGI_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/koshogi-zero}"
-export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$KOSHOGI_CACHE/target}"
+# One target directory per checkout path: cargo fingerprints workspace crates by paths relative
+# to the workspace root and by modification times, so two checkouts with different sources
+# sharing one directory would each take the other's build as up to date (a stale binary).
+# Keyed by the path, a checkout keeps its incremental builds across runs and CI caches safely.
+checkout_tag="$(printf '%s' "$repo_root" | sha256sum | cut -c1-12)"
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$KOSHOGI_CACHE/target/$checkout_tag}"
 KOSHOGI_VENV="$(bash "$repo_root/scripts/setup-libtorch.sh")" || exit 1
 export KOSHOGI_VENV
 export KOSHOGI_PYTHON="$KOSHOGI_VENV/bin/python"
