@@ -18,6 +18,7 @@
 //!   ([`koshogi_rules::piece_values::baseline_piece_value`], the one piece-value table).
 
 pub mod alphabeta;
+pub mod classic;
 pub mod greedy;
 pub mod material;
 pub mod spec;
@@ -25,6 +26,7 @@ pub mod spec;
 pub(crate) mod test_positions;
 
 pub use alphabeta::{alphabeta_move, SearchLimits, MAX_DEPTH};
+pub use classic::{classic_move, ClassicEngine, ClassicSpec, ClassicSpecError};
 pub use greedy::greedy_move;
 pub use material::material_balance;
 pub use spec::{parse_depth, BaselineSpec, BaselineSpecError};

@@ -1,4 +1,5 @@
-//! The names of the classical players, `random | greedy | ab:<depth>`, and their one parser.
+//! The names of the classical players, `random | greedy | ab:<depth> | classic[@…]`, and their
+//! one parser.
 //!
 //! Why here: the arena (`koshogi arena --a/--b`, the ladder's `--anchors`, `koshogi eval
 //! --opponents`) and self-play (`selfplay.fixed_opponent`) both name these players, and must
@@ -12,11 +13,13 @@
 //! | `random` | uniformly random legal moves |
 //! | `greedy` | the largest immediate material gain ([`crate::greedy`]) |
 //! | `ab:<depth>` | alpha-beta over material, depth 1 to [`MAX_DEPTH`] ([`crate::alphabeta`]) |
+//! | `classic`, `classic@<settings>` | the classical engine ([`crate::classic`]; settings such as `movetime=1000` or `nodes=50000`, see [`ClassicSpec`]) |
 
 use std::fmt;
 use std::str::FromStr;
 
 use crate::alphabeta::MAX_DEPTH;
+use crate::classic::{ClassicSpec, ClassicSpecError};
 
 /// A classical player, by name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -28,6 +31,8 @@ pub enum BaselineSpec {
     /// `ab:<depth>`: alpha-beta over material at this depth (1 to [`MAX_DEPTH`]), captures
     /// extended.
     AlphaBeta { depth: u32 },
+    /// `classic[@<settings>]`: the classical engine.
+    Classic(ClassicSpec),
 }
 
 /// Why a text is not a [`BaselineSpec`]; each case keeps the (trimmed) text.
@@ -39,6 +44,9 @@ pub enum BaselineSpecError {
     /// `ab:` followed by anything but a depth from 1 to [`MAX_DEPTH`].
     #[error("`{0}`: the alpha-beta depth must be a whole number from 1 to {MAX_DEPTH}")]
     BadDepth(String),
+    /// `classic@` followed by settings it does not accept.
+    #[error("`{0}`: {1}")]
+    BadClassic(String, ClassicSpecError),
 }
 
 /// A depth as `ab:<depth>` accepts it: a whole number from 1 to [`MAX_DEPTH`] (as `u32` reads
@@ -58,6 +66,12 @@ impl FromStr for BaselineSpec {
         match text {
             "random" => Ok(BaselineSpec::Random),
             "greedy" => Ok(BaselineSpec::Greedy),
+            "classic" => Ok(BaselineSpec::Classic(ClassicSpec::default())),
+            _ if text.starts_with("classic@") => {
+                ClassicSpec::parse_settings(&text["classic@".len()..])
+                    .map(BaselineSpec::Classic)
+                    .map_err(|error| BaselineSpecError::BadClassic(text.into(), error))
+            }
             _ => match text.strip_prefix("ab:") {
                 Some(depth) => parse_depth(depth)
                     .map(|depth| BaselineSpec::AlphaBeta { depth })
@@ -74,6 +88,7 @@ impl fmt::Display for BaselineSpec {
             BaselineSpec::Random => f.write_str("random"),
             BaselineSpec::Greedy => f.write_str("greedy"),
             BaselineSpec::AlphaBeta { depth } => write!(f, "ab:{depth}"),
+            BaselineSpec::Classic(spec) => spec.fmt(f),
         }
     }
 }
@@ -88,7 +103,23 @@ mod tests {
         assert_eq!(" greedy ".parse(), Ok(BaselineSpec::Greedy));
         assert_eq!("ab:2".parse(), Ok(BaselineSpec::AlphaBeta { depth: 2 }));
         assert_eq!(" ab:4".parse(), Ok(BaselineSpec::AlphaBeta { depth: 4 }));
-        for name in ["random", "greedy", "ab:1", "ab:2", "ab:3", "ab:4"] {
+        assert_eq!(
+            "classic".parse(),
+            Ok(BaselineSpec::Classic(ClassicSpec::default()))
+        );
+        let timed: BaselineSpec = "classic@movetime=1000".parse().unwrap();
+        assert!(matches!(timed, BaselineSpec::Classic(spec) if spec.movetime_ms == Some(1000)));
+        for name in [
+            "random",
+            "greedy",
+            "ab:1",
+            "ab:2",
+            "ab:3",
+            "ab:4",
+            "classic",
+            "classic@nodes=5000",
+            "classic@movetime=250,eval=material",
+        ] {
             assert_eq!(name.parse::<BaselineSpec>().unwrap().to_string(), name);
         }
     }
@@ -112,7 +143,23 @@ mod tests {
                 format!("`{bad}`: the alpha-beta depth must be a whole number from 1 to 4")
             );
         }
-        for unknown in ["", "ab", "alphabeta", "Greedy", "material:8", "policy:x"] {
+        for bad in ["classic@", "classic@nodes=0", "classic@speed=2"] {
+            let error = bad.parse::<BaselineSpec>().unwrap_err();
+            assert!(matches!(&error, BaselineSpecError::BadClassic(text, _) if text == bad));
+            assert!(
+                error.to_string().starts_with(&format!("`{bad}`: ")),
+                "{error}"
+            );
+        }
+        for unknown in [
+            "",
+            "ab",
+            "alphabeta",
+            "Greedy",
+            "material:8",
+            "policy:x",
+            "classical",
+        ] {
             let error = unknown.parse::<BaselineSpec>().unwrap_err();
             assert_eq!(error, BaselineSpecError::Unknown(unknown.into()));
             assert!(error.to_string().contains("random, greedy or ab:<depth>"));

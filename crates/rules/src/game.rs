@@ -105,6 +105,12 @@ impl Game {
         self.history.iter().map(|p| &p.mv)
     }
 
+    /// The hash of every position of the game so far, the current one last (a search uses
+    /// them to see that a line returns to a position already played).
+    pub fn position_hashes(&self) -> &[u64] {
+        &self.hashes
+    }
+
     /// Number of moves played in this game.
     pub fn plies_played(&self) -> u32 {
         self.history.len() as u32

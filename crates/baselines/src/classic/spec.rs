@@ -1,0 +1,273 @@
+//! The classical engine's name and settings: `classic[@key=value,...]`.
+//!
+//! | key | meaning | default |
+//! |---|---|---|
+//! | `movetime=MS` | think this many milliseconds per move | — |
+//! | `nodes=N` | visit at most N positions per move | 100000 when no other limit is given |
+//! | `depth=D` | deepest iteration, 1 to 64 | — |
+//! | `eval=full\|material` | evaluation terms ([`EvalTerms`]) | `full` |
+//! | `null=on\|off`, `lmr=on\|off`, `see=on\|off` | null move, late-move reductions, exchange pruning | `on` |
+//! | `hash=MIB` | transposition table size in MiB, 1 to 4096 | 16 |
+//!
+//! Several limits may be given; the first reached stops the search. `nodes` and `depth` make
+//! play reproducible (the same moves for the same seed); `movetime` compares programs at equal
+//! time. The switches exist for the measurements that justify each part (docs/arena.md).
+
+use std::fmt;
+use std::time::Duration;
+
+use super::eval::EvalTerms;
+use super::search::{ClassicConfig, ClassicLimits, MAX_DEPTH};
+
+/// Nodes per move when no limit is named: about a second on one core of a 2-core Xeon.
+pub const DEFAULT_NODES: u64 = 100_000;
+/// Largest `movetime` accepted: one hour.
+pub const MAX_MOVETIME_MS: u64 = 3_600_000;
+/// Largest `hash` accepted, in MiB.
+pub const MAX_HASH_MIB: u32 = 4096;
+
+/// A `classic` player's settings, as named.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ClassicSpec {
+    pub movetime_ms: Option<u64>,
+    pub nodes: Option<u64>,
+    pub depth: Option<u32>,
+    pub eval: EvalTerms,
+    pub null_move: bool,
+    pub late_move_reductions: bool,
+    pub exchange_pruning: bool,
+    pub hash_mib: u32,
+}
+
+impl Default for ClassicSpec {
+    fn default() -> Self {
+        Self {
+            movetime_ms: None,
+            nodes: None,
+            depth: None,
+            eval: EvalTerms::Full,
+            null_move: true,
+            late_move_reductions: true,
+            exchange_pruning: true,
+            hash_mib: 16,
+        }
+    }
+}
+
+/// Why a `classic@…` text is refused; each case names the offending part.
+#[derive(Clone, Debug, thiserror::Error, PartialEq, Eq)]
+pub enum ClassicSpecError {
+    #[error(
+        "unknown classic setting `{0}`: expected movetime=MS, nodes=N, depth=D, \
+         eval=full|material, null=on|off, lmr=on|off, see=on|off or hash=MIB"
+    )]
+    UnknownKey(String),
+    #[error("classic setting `{0}`: {1}")]
+    BadValue(String, &'static str),
+    #[error("classic setting `{0}` is given twice")]
+    Duplicate(String),
+    #[error("`classic@` needs at least one setting after the @")]
+    Empty,
+}
+
+impl ClassicSpec {
+    /// Reads the settings after `classic@` (the text after the `@`).
+    pub fn parse_settings(text: &str) -> Result<Self, ClassicSpecError> {
+        if text.trim().is_empty() {
+            return Err(ClassicSpecError::Empty);
+        }
+        let mut spec = ClassicSpec::default();
+        let mut seen: Vec<&str> = Vec::new();
+        for item in text.split(',') {
+            let item = item.trim();
+            let Some((key, value)) = item.split_once('=') else {
+                return Err(ClassicSpecError::UnknownKey(item.into()));
+            };
+            let (key, value) = (key.trim(), value.trim());
+            if seen.contains(&key) {
+                return Err(ClassicSpecError::Duplicate(key.into()));
+            }
+            let bad = |why| ClassicSpecError::BadValue(item.into(), why);
+            let switch = |value: &str| match value {
+                "on" => Ok(true),
+                "off" => Ok(false),
+                _ => Err(bad("expected on or off")),
+            };
+            match key {
+                "movetime" => {
+                    spec.movetime_ms = Some(
+                        value
+                            .parse::<u64>()
+                            .ok()
+                            .filter(|ms| (1..=MAX_MOVETIME_MS).contains(ms))
+                            .ok_or_else(|| bad("milliseconds from 1 to 3600000"))?,
+                    )
+                }
+                "nodes" => {
+                    spec.nodes = Some(
+                        value
+                            .parse::<u64>()
+                            .ok()
+                            .filter(|n| (1..=u64::from(u32::MAX)).contains(n))
+                            .ok_or_else(|| bad("a whole number from 1 to 4294967295"))?,
+                    )
+                }
+                "depth" => {
+                    spec.depth = Some(
+                        value
+                            .parse::<u32>()
+                            .ok()
+                            .filter(|d| (1..=MAX_DEPTH).contains(d))
+                            .ok_or_else(|| bad("a whole number from 1 to 64"))?,
+                    )
+                }
+                "eval" => {
+                    spec.eval = match value {
+                        "full" => EvalTerms::Full,
+                        "material" => EvalTerms::Material,
+                        _ => return Err(bad("expected full or material")),
+                    }
+                }
+                "null" => spec.null_move = switch(value)?,
+                "lmr" => spec.late_move_reductions = switch(value)?,
+                "see" => spec.exchange_pruning = switch(value)?,
+                "hash" => {
+                    spec.hash_mib = value
+                        .parse::<u32>()
+                        .ok()
+                        .filter(|m| (1..=MAX_HASH_MIB).contains(m))
+                        .ok_or_else(|| bad("MiB from 1 to 4096"))?
+                }
+                _ => return Err(ClassicSpecError::UnknownKey(item.into())),
+            }
+            seen.push(key);
+        }
+        Ok(spec)
+    }
+
+    /// The engine configuration these settings select.
+    pub fn config(&self) -> ClassicConfig {
+        ClassicConfig {
+            eval: self.eval,
+            null_move: self.null_move,
+            late_move_reductions: self.late_move_reductions,
+            exchange_pruning: self.exchange_pruning,
+            table_bytes: self.hash_mib as usize * (1 << 20),
+        }
+    }
+
+    /// The limits of one search ([`DEFAULT_NODES`] when none is named).
+    pub fn limits(&self) -> ClassicLimits {
+        let none = self.movetime_ms.is_none() && self.nodes.is_none() && self.depth.is_none();
+        ClassicLimits {
+            movetime: self.movetime_ms.map(Duration::from_millis),
+            nodes: if none {
+                Some(DEFAULT_NODES)
+            } else {
+                self.nodes
+            },
+            depth: self.depth,
+            stop: None,
+        }
+    }
+}
+
+impl fmt::Display for ClassicSpec {
+    /// `classic`, then the settings that differ from the defaults, in a fixed order.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let default = ClassicSpec::default();
+        let mut items = Vec::new();
+        if let Some(ms) = self.movetime_ms {
+            items.push(format!("movetime={ms}"));
+        }
+        if let Some(n) = self.nodes {
+            items.push(format!("nodes={n}"));
+        }
+        if let Some(d) = self.depth {
+            items.push(format!("depth={d}"));
+        }
+        if self.eval != default.eval {
+            items.push("eval=material".into());
+        }
+        let on_off = |on: bool| if on { "on" } else { "off" };
+        if self.null_move != default.null_move {
+            items.push(format!("null={}", on_off(self.null_move)));
+        }
+        if self.late_move_reductions != default.late_move_reductions {
+            items.push(format!("lmr={}", on_off(self.late_move_reductions)));
+        }
+        if self.exchange_pruning != default.exchange_pruning {
+            items.push(format!("see={}", on_off(self.exchange_pruning)));
+        }
+        if self.hash_mib != default.hash_mib {
+            items.push(format!("hash={}", self.hash_mib));
+        }
+        if items.is_empty() {
+            f.write_str("classic")
+        } else {
+            write!(f, "classic@{}", items.join(","))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_every_setting_and_prints_it_back() {
+        let spec = ClassicSpec::parse_settings(
+            "movetime=1000, nodes=5000,depth=7,eval=material,null=off,lmr=off,see=off,hash=64",
+        )
+        .unwrap();
+        assert_eq!(spec.movetime_ms, Some(1000));
+        assert_eq!(spec.nodes, Some(5000));
+        assert_eq!(spec.depth, Some(7));
+        assert_eq!(spec.eval, EvalTerms::Material);
+        assert!(!spec.null_move && !spec.late_move_reductions && !spec.exchange_pruning);
+        assert_eq!(spec.config().table_bytes, 64 << 20);
+        assert_eq!(
+            spec.to_string(),
+            "classic@movetime=1000,nodes=5000,depth=7,eval=material,null=off,lmr=off,see=off,hash=64"
+        );
+        assert_eq!(ClassicSpec::default().to_string(), "classic");
+        let movetime = ClassicSpec::parse_settings("movetime=250").unwrap();
+        assert_eq!(movetime.to_string(), "classic@movetime=250");
+        let limits = movetime.limits();
+        assert_eq!(limits.movetime, Some(Duration::from_millis(250)));
+        assert_eq!(
+            limits.nodes, None,
+            "a named limit replaces the default nodes"
+        );
+        assert_eq!(ClassicSpec::default().limits().nodes, Some(DEFAULT_NODES));
+    }
+
+    #[test]
+    fn refuses_bad_settings_with_the_offending_part() {
+        use ClassicSpecError::*;
+        let err = |text: &str| ClassicSpec::parse_settings(text).unwrap_err();
+        assert_eq!(err(""), Empty);
+        assert_eq!(err("speed=3"), UnknownKey("speed=3".into()));
+        assert_eq!(err("movetime"), UnknownKey("movetime".into()));
+        for bad in [
+            "movetime=0",
+            "movetime=x",
+            "movetime=3600001",
+            "nodes=0",
+            "nodes=99999999999",
+            "depth=0",
+            "depth=65",
+            "eval=neural",
+            "null=yes",
+            "hash=0",
+            "hash=4097",
+        ] {
+            assert!(
+                matches!(err(bad), BadValue(item, _) if item == bad),
+                "{bad}"
+            );
+        }
+        assert_eq!(err("nodes=5,nodes=6"), Duplicate("nodes".into()));
+        assert!(err("depth=99").to_string().contains("from 1 to 64"));
+    }
+}

@@ -1,0 +1,188 @@
+//! The classical engine's search, tried on positions whose right answer is known.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use koshogi_rules::{Color, Game, PieceKind, RulesOptions};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use super::*;
+use crate::test_positions::game;
+use Color::{Black, White};
+use PieceKind::*;
+
+fn search(game: &Game, limits: ClassicLimits) -> ClassicResult {
+    ClassicEngine::new(ClassicConfig::default())
+        .search(
+            game,
+            &limits,
+            &mut ChaCha8Rng::seed_from_u64(7),
+            &mut |_| {},
+        )
+        .expect("a legal move")
+}
+
+fn depth(depth: u32) -> ClassicLimits {
+    ClassicLimits {
+        depth: Some(depth),
+        ..ClassicLimits::default()
+    }
+}
+
+#[test]
+fn takes_the_sole_general_and_calls_it_a_win_in_one() {
+    let game = game(
+        true,
+        &[
+            ("19s", Black, General),
+            ("10c", White, General),
+            ("10h", Black, ChariotUnit),
+            ("3e", White, Pawn),
+        ],
+    );
+    let result = search(&game, depth(4));
+    assert!(
+        result.best_move.to_string().starts_with("10hx10c"),
+        "{}",
+        result.best_move
+    );
+    assert_eq!(win_distance(result.score), Some(1));
+}
+
+#[test]
+fn leaves_a_defended_pawn_alone() {
+    // Black's aide can take the pawn on 10i, which the white aide de camp on 10h retakes.
+    let game = game(
+        true,
+        &[
+            ("19s", Black, General),
+            ("1a", White, General),
+            ("10j", Black, Aide),
+            ("10i", White, Pawn),
+            ("10h", White, AideDeCamp),
+        ],
+    );
+    for depth_limit in [2, 3, 4] {
+        let result = search(&game, depth(depth_limit));
+        assert!(
+            !result.best_move.is_capture(),
+            "depth {depth_limit}: {}",
+            result.best_move
+        );
+        assert_eq!(result.depth, depth_limit);
+    }
+}
+
+#[test]
+fn moves_its_general_out_of_a_chariot_s_reach() {
+    // White's chariot on 10n reaches 10s (five points straight on): Black must step aside.
+    let game = game(
+        true,
+        &[
+            ("10s", Black, General),
+            ("1a", White, General),
+            ("10n", White, Chariot),
+            ("1s", Black, Pawn),
+        ],
+    );
+    let result = search(&game, depth(3));
+    assert!(
+        win_distance(result.score).is_none(),
+        "score {}",
+        result.score
+    );
+    assert_eq!(result.best_move.origin().to_string(), "10s");
+    assert_ne!(result.best_move.destination().file(), 10);
+}
+
+#[test]
+fn a_node_limit_is_kept_and_the_same_seed_plays_the_same_move() {
+    let game = Game::new(RulesOptions::default());
+    let limits = ClassicLimits {
+        nodes: Some(3_000),
+        ..ClassicLimits::default()
+    };
+    let first = search(&game, limits.clone());
+    let second = search(&game, limits);
+    assert!(first.nodes <= 3_000 + 256, "{} nodes", first.nodes);
+    assert!(first.depth >= 1);
+    assert_eq!(first.best_move, second.best_move);
+    assert_eq!(first.nodes, second.nodes);
+    assert!(game.legal_moves().contains(&first.best_move));
+}
+
+#[test]
+fn a_stop_before_the_start_still_gives_a_legal_move() {
+    let game = Game::new(RulesOptions::default());
+    let result = search(
+        &game,
+        ClassicLimits {
+            stop: Some(Arc::new(|| true)),
+            ..ClassicLimits::default()
+        },
+    );
+    assert!(game.legal_moves().contains(&result.best_move));
+    assert_eq!(result.depth, 1);
+}
+
+#[test]
+fn a_move_time_stops_the_search_and_iterations_are_reported() {
+    // A small position, so that depth 1 completes within the time even on a busy machine.
+    let game = game(
+        true,
+        &[
+            ("10s", Black, General),
+            ("10a", White, General),
+            ("5p", Black, Chariot),
+            ("15d", White, Chariot),
+            ("12o", Black, SumoWrestler),
+        ],
+    );
+    let mut iterations = Vec::new();
+    let result = ClassicEngine::new(ClassicConfig::default())
+        .search(
+            &game,
+            &ClassicLimits {
+                movetime: Some(Duration::from_millis(100)),
+                ..ClassicLimits::default()
+            },
+            &mut ChaCha8Rng::seed_from_u64(1),
+            &mut |info| iterations.push((info.depth, info.principal_variation.clone())),
+        )
+        .unwrap();
+    // Generous: this checks that the clock is obeyed at all, not how fast the search is.
+    assert!(
+        result.elapsed < Duration::from_secs(5),
+        "{:?}",
+        result.elapsed
+    );
+    assert!(!iterations.is_empty());
+    let depths: Vec<u32> = iterations.iter().map(|(d, _)| *d).collect();
+    assert_eq!(depths, (1..=depths.len() as u32).collect::<Vec<_>>());
+    let (_, pv) = iterations.last().unwrap();
+    assert_eq!(pv.first(), Some(&result.best_move));
+    // The principal variation is a line of legal moves.
+    let mut replay = game.clone();
+    for mv in pv {
+        assert!(replay.legal_moves().contains(mv), "{mv} in {pv:?}");
+        replay.play(*mv);
+    }
+}
+
+#[test]
+fn every_part_switched_off_still_finds_the_same_tactics() {
+    let spec =
+        ClassicSpec::parse_settings("depth=3,eval=material,null=off,lmr=off,see=off").unwrap();
+    let game = game(
+        true,
+        &[
+            ("19s", Black, General),
+            ("10c", White, General),
+            ("10h", Black, ChariotUnit),
+            ("3e", White, Pawn),
+        ],
+    );
+    let mv = classic_move(&game, &spec, &mut ChaCha8Rng::seed_from_u64(3)).unwrap();
+    assert!(mv.to_string().starts_with("10hx10c"), "{mv}");
+}
