@@ -34,7 +34,9 @@ pub use matches::{
     MatchSettings, MoveRequest, Player, PlayerError, RandomPlayer, Side,
 };
 // Naming and building players.
-pub use players::{AlphaBetaPlayer, BaselineSpec, GreedyPlayer, PlayerSpec, PlayerSpecError};
+pub use players::{
+    AlphaBetaPlayer, BaselineSpec, ClassicPlayer, GreedyPlayer, PlayerSpec, PlayerSpecError,
+};
 // Deciding and rating.
 pub use gate::{gate, GateResult, GateSettings};
 pub use statistics::{

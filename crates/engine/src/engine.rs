@@ -10,10 +10,11 @@
 
 use std::io::BufRead;
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+use koshogi_baselines::classic::{ClassicEngine, ClassicSpec};
 use koshogi_mcts::{EvalThread, MaterialEvaluator};
 use koshogi_nn::checkpoint::resolve_card;
 use koshogi_nn::{checkpoint, spawn_network_thread, InferenceModel, RuntimeConfig};
@@ -21,6 +22,7 @@ use koshogi_rules::game_record::termination_text;
 use koshogi_rules::notation::parse_move;
 use koshogi_rules::{Game, Position, RulesOptions};
 
+use crate::classic_job::{self, ClassicRequest};
 use crate::command::{parse_command, Command, Dialect, GoLimits, PositionSpec};
 use crate::info::MAX_MULTIPV;
 use crate::line_reader::{read_bounded_line, Line, MAX_LINE_BYTES};
@@ -49,6 +51,9 @@ pub struct EngineSettings {
     pub rules: RulesOptions,
     /// How the network runs (device, precision); not a protocol option.
     pub runtime: RuntimeConfig,
+    /// Play with the classical engine (`--classic`, `setoption name classic value true`)
+    /// instead of the tree search: no network, iterative-deepening alpha-beta.
+    pub classic: Option<ClassicSpec>,
 }
 
 impl Default for EngineSettings {
@@ -59,6 +64,7 @@ impl Default for EngineSettings {
             threads: 1,
             rules: RulesOptions::default(),
             runtime: RuntimeConfig::default(),
+            classic: None,
         }
     }
 }
@@ -82,6 +88,8 @@ pub struct Engine {
     move_texts: Vec<String>,
     game: Game,
     evaluator: Option<EvalThread<Game>>,
+    /// The classical engine, kept from search to search (its table carries over).
+    classic: Option<Arc<Mutex<ClassicEngine>>>,
     running: Option<RunningSearch>,
 }
 
@@ -96,6 +104,7 @@ impl Engine {
             move_texts: Vec::new(),
             game,
             evaluator: None,
+            classic: None,
             running: None,
         }
     }
@@ -193,7 +202,7 @@ impl Engine {
                 return Flow::Quit;
             }
             Command::IsReady => {
-                if self.running.is_none() {
+                if self.running.is_none() && self.settings.classic.is_none() {
                     if let Err(message) = self.ensure_evaluator() {
                         self.output.error(&message);
                     }
@@ -204,7 +213,7 @@ impl Engine {
                 self.wait();
                 match other {
                     Command::Hello(dialect) => self.identify(dialect),
-                    Command::NewGame | Command::GameOver => {}
+                    Command::NewGame | Command::GameOver => self.classic = None,
                     Command::SetOption { name, value } => self.set_option(&name, &value),
                     Command::Position { start, moves } => self.set_position(start, moves),
                     Command::Go(limits) => self.go(limits, received),
@@ -266,6 +275,10 @@ impl Engine {
             "option name overhead type spin default {} min 0 max {MAX_OVERHEAD_MS}",
             self.protocol.overhead.as_millis()
         ));
+        out.line(&format!(
+            "option name classic type check default {}",
+            self.settings.classic.is_some()
+        ));
         out.line(dialect.ok_line());
     }
 
@@ -290,8 +303,23 @@ impl Engine {
             "overhead" => parse_in_range(value, 0, MAX_OVERHEAD_MS).map(|ms| {
                 self.protocol.overhead = Duration::from_millis(ms as u64);
             }),
+            "classic" => match value.trim() {
+                "true" => {
+                    self.settings
+                        .classic
+                        .get_or_insert_with(ClassicSpec::default);
+                    Ok(())
+                }
+                "false" => {
+                    self.settings.classic = None;
+                    self.classic = None;
+                    Ok(())
+                }
+                _ => Err(format!("classic: expected true or false, got {value:?}")),
+            },
             _ => Err(format!(
-                "unknown option {name:?} (model, simulations, threads, rules, MultiPV, overhead)"
+                "unknown option {name:?} (model, simulations, threads, rules, MultiPV, overhead, \
+                 classic)"
             )),
         };
         if let Err(message) = result {
@@ -376,6 +404,10 @@ impl Engine {
             self.output.line("bestmove none");
             return;
         }
+        if let Some(spec) = self.settings.classic {
+            self.go_classic(spec, limits, received);
+            return;
+        }
         if let Err(message) = self.ensure_evaluator() {
             self.output.error(&message);
             self.output.line("bestmove none");
@@ -415,6 +447,53 @@ impl Engine {
         let spawned = std::thread::Builder::new()
             .name("koshogi-search".into())
             .spawn(move || search_job::run(request, evaluator));
+        match spawned {
+            Ok(handle) => self.running = Some(RunningSearch { control, handle }),
+            Err(err) => {
+                self.output
+                    .error(&format!("cannot start the search thread: {err}"));
+                self.output.line("bestmove none");
+            }
+        }
+    }
+
+    /// A `go` of the classical engine: the same clock handling and control as the network's
+    /// search; nodes from `go nodes`, else the settings' own limit unless a clock, `movetime`
+    /// or `go infinite`/`ponder` decides when to stop.
+    fn go_classic(&mut self, spec: ClassicSpec, limits: GoLimits, received: Instant) {
+        let time_budget = self.time_budget(&limits);
+        let nodes = match limits.visits {
+            Some(visits) => Some(u64::from(visits)),
+            None if time_budget.is_some() || limits.holds_bestmove() => None,
+            None => spec.limits().nodes,
+        };
+        let control = Arc::new(if limits.ponder {
+            SearchControl::pondering(time_budget)
+        } else if limits.infinite {
+            SearchControl::new(None, true)
+        } else {
+            SearchControl::new(time_budget.and_then(|t| received.checked_add(t)), false)
+        });
+        let engine = self
+            .classic
+            .get_or_insert_with(|| Arc::new(Mutex::new(ClassicEngine::new(spec.config()))))
+            .clone();
+        let request = ClassicRequest {
+            game: self.game.clone(),
+            nodes,
+            depth: spec.depth,
+            control: control.clone(),
+            started: received,
+            output: self.output.clone(),
+        };
+        // The network's evaluator (if any) stays with the engine through the search.
+        let evaluator = self.evaluator.take();
+        let spawned = std::thread::Builder::new()
+            .name("koshogi-classic".into())
+            .spawn(move || {
+                classic_job::run(request, &engine);
+                evaluator
+            });
         match spawned {
             Ok(handle) => self.running = Some(RunningSearch { control, handle }),
             Err(err) => {

@@ -11,11 +11,13 @@
 //! * [`engine`]: the state machine; [`protocol_options`]: MultiPV and the time margin.
 //! * [`time_control`]: the per-move time budget from the clock.
 //! * [`search_job`]: one `go` — a batched PUCT search with visit/time limits and `stop`;
+//!   [`classic_job`]: one `go` of the classical engine instead (`--classic`);
 //!   [`search_control`]: `stop`/`ponderhit`/deadline shared with it; [`info`]: its `info` lines.
 //! * [`output`]: the line sink shared by the engine and its search thread;
 //!   [`line_reader`]: input lines with a length bound (also used by the arena to read engines).
 //! * [`resolve_card`] (from koshogi-nn): a checkpoint given as a model card or as its directory.
 
+pub mod classic_job;
 pub mod command;
 pub mod engine;
 pub mod go_limits;

@@ -6,7 +6,9 @@
 //! `greedy` takes the biggest capture; `ab:<depth>` also sees the reply (alpha-beta over
 //! material with captures searched past the horizon), so it punishes hanging pieces and
 //! unprotected captures. Depth 1 costs ~1 ms a move on one core; depth 2 ~50 ms, which stalls
-//! a worker's other games while it thinks.
+//! a worker's other games while it thinks. `classic@nodes=N` is the classical engine
+//! (iterative deepening, transposition table, positional evaluation) at N nodes a move
+//! (~5 µs a node), with a fresh table each move.
 //!
 //! The players and their names are koshogi-baselines' ([`BaselineSpec`], the arena's parser as
 //! well), so a setting reads exactly as `koshogi arena` reads the same name; `random` is
@@ -17,12 +19,13 @@ use std::str::FromStr;
 
 use koshogi_baselines::alphabeta::{alphabeta_move, SearchLimits, MAX_DEPTH};
 use koshogi_baselines::greedy::greedy_move;
-use koshogi_baselines::{BaselineSpec, BaselineSpecError};
+use koshogi_baselines::{classic_move, BaselineSpec, BaselineSpecError, ClassicSpec};
 use koshogi_rules::{Game, Move};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
-/// A classical player for self-play games, written as in the arena: `greedy` or `ab:<depth>`.
+/// A classical player for self-play games, written as in the arena: `greedy`, `ab:<depth>` or
+/// `classic[@…]`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(try_from = "String", into = "String")]
 pub enum FixedOpponent {
@@ -31,6 +34,8 @@ pub enum FixedOpponent {
     Greedy,
     /// Alpha-beta over material at this depth (1 to 4), captures extended.
     AlphaBeta { depth: u32 },
+    /// The classical engine with these settings (`classic@nodes=2000`).
+    Classic(ClassicSpec),
 }
 
 impl FixedOpponent {
@@ -41,6 +46,7 @@ impl FixedOpponent {
             FixedOpponent::AlphaBeta { depth } => {
                 alphabeta_move(game, &SearchLimits::depth(depth), rng)
             }
+            FixedOpponent::Classic(spec) => classic_move(game, &spec, rng),
         }
     }
 }
@@ -50,6 +56,7 @@ impl From<FixedOpponent> for BaselineSpec {
         match opponent {
             FixedOpponent::Greedy => BaselineSpec::Greedy,
             FixedOpponent::AlphaBeta { depth } => BaselineSpec::AlphaBeta { depth },
+            FixedOpponent::Classic(spec) => BaselineSpec::Classic(spec),
         }
     }
 }
@@ -60,8 +67,8 @@ impl fmt::Display for FixedOpponent {
     }
 }
 
-/// Read as the arena reads a player ([`BaselineSpec`]); only `greedy` and `ab:<depth>` are
-/// accepted. The error quotes at most 40 characters of the text (a config value may be anything).
+/// Read as the arena reads a player ([`BaselineSpec`]); `greedy`, `ab:<depth>` and
+/// `classic[@…]` are accepted. The error quotes at most 40 characters of the text (a config value may be anything).
 impl FromStr for FixedOpponent {
     type Err = String;
 
@@ -70,11 +77,14 @@ impl FromStr for FixedOpponent {
         match text.parse::<BaselineSpec>() {
             Ok(BaselineSpec::Greedy) => Ok(FixedOpponent::Greedy),
             Ok(BaselineSpec::AlphaBeta { depth }) => Ok(FixedOpponent::AlphaBeta { depth }),
+            Ok(BaselineSpec::Classic(spec)) => Ok(FixedOpponent::Classic(spec)),
             Err(BaselineSpecError::BadDepth(_)) => Err(format!(
                 "`{shown}`: the depth must be a whole number from 1 to {MAX_DEPTH}"
             )),
+            Err(BaselineSpecError::BadClassic(_, error)) => Err(format!("`{shown}`: {error}")),
             _ => Err(format!(
-                "unknown opponent `{shown}`: expected greedy or ab:<depth> (1 to {MAX_DEPTH})"
+                "unknown opponent `{shown}`: expected greedy, ab:<depth> (1 to {MAX_DEPTH}) \
+                 or classic[@<settings>]"
             )),
         }
     }
@@ -106,11 +116,26 @@ mod tests {
             ("greedy", FixedOpponent::Greedy),
             ("ab:1", FixedOpponent::AlphaBeta { depth: 1 }),
             (" ab:4 ", FixedOpponent::AlphaBeta { depth: 4 }),
+            (
+                "classic@nodes=2000",
+                FixedOpponent::Classic(ClassicSpec {
+                    nodes: Some(2000),
+                    ..ClassicSpec::default()
+                }),
+            ),
         ] {
             assert_eq!(text.parse::<FixedOpponent>(), Ok(opponent));
             assert_eq!(opponent.to_string().parse::<FixedOpponent>(), Ok(opponent));
         }
-        for bad in ["", "ab:0", "ab:5", "ab:x", "random", "policy:1"] {
+        for bad in [
+            "",
+            "ab:0",
+            "ab:5",
+            "ab:x",
+            "random",
+            "policy:1",
+            "classic@nodes=0",
+        ] {
             assert!(bad.parse::<FixedOpponent>().is_err(), "{bad}");
         }
         assert_eq!(
@@ -119,7 +144,11 @@ mod tests {
         );
         assert_eq!(
             " random".parse::<FixedOpponent>(),
-            Err("unknown opponent `random`: expected greedy or ab:<depth> (1 to 4)".into())
+            Err(
+                "unknown opponent `random`: expected greedy, ab:<depth> (1 to 4) or \
+                 classic[@<settings>]"
+                    .into()
+            )
         );
         let long = "x".repeat(10_000);
         assert!(long.parse::<FixedOpponent>().unwrap_err().len() < 200);
@@ -129,7 +158,11 @@ mod tests {
     fn each_opponent_plays_a_legal_move() {
         let game = Game::new(Default::default());
         let legal = game.legal_moves();
-        for opponent in [FixedOpponent::Greedy, FixedOpponent::AlphaBeta { depth: 1 }] {
+        for opponent in [
+            FixedOpponent::Greedy,
+            FixedOpponent::AlphaBeta { depth: 1 },
+            "classic@nodes=500".parse().unwrap(),
+        ] {
             let mut rng = ChaCha8Rng::seed_from_u64(1);
             let mv = opponent.choose_move(&game, &mut rng).unwrap();
             assert!(legal.contains(&mv), "{opponent}: {mv:?}");

@@ -271,6 +271,7 @@ impl WorkerState {
                 };
                 let (output, replies) = Output::capture();
                 let settings = EngineSettings {
+                    classic: None,
                     model,
                     simulations,
                     threads: self.threads,

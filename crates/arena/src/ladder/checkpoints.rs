@@ -27,8 +27,8 @@ use super::pairings::{
 };
 use crate::matches::{new_game, MatchObserver, MatchSettings, Player};
 use crate::players::{
-    build_player, card_rules_options, resolve_card, MctsPlayer, PlayerOptions, PlayerSpec,
-    PlayerSpecError, PolicyPlayer,
+    build_player, card_rules_options, resolve_card, split_player_list, MctsPlayer, PlayerOptions,
+    PlayerSpec, PlayerSpecError, PolicyPlayer,
 };
 use crate::statistics::Rating;
 
@@ -58,7 +58,8 @@ pub fn parse_baselines(text: &str) -> Result<Vec<PlayerSpec>, BaselinesError> {
         return Ok(Vec::new());
     }
     let mut baselines = Vec::new();
-    for item in text.split(',') {
+    for item in split_player_list(text) {
+        let item = item.as_str();
         let spec: PlayerSpec = item.parse()?;
         match spec {
             PlayerSpec::Baseline(_) | PlayerSpec::MaterialSearch { .. } => {}

@@ -5,7 +5,7 @@ use koshogi_nn::checkpoint::read_card;
 use koshogi_nn::RuntimeConfig;
 use koshogi_rules::{Game, RulesOptions};
 
-use super::baselines::{AlphaBetaPlayer, GreedyPlayer};
+use super::baselines::{AlphaBetaPlayer, ClassicPlayer, GreedyPlayer};
 use super::engine::EnginePlayer;
 use super::network::{card_rules_options, resolve_card, MctsPlayer, PolicyPlayer};
 use super::spec::PlayerSpec;
@@ -61,6 +61,7 @@ pub fn build_player(
                 BaselineSpec::Random => Box::new(RandomPlayer::new()),
                 BaselineSpec::Greedy => Box::new(GreedyPlayer::new()),
                 BaselineSpec::AlphaBeta { depth } => Box::new(AlphaBetaPlayer::new(depth)),
+                BaselineSpec::Classic(classic) => Box::new(ClassicPlayer::new(classic)),
             },
             rules_options: None,
         },

@@ -7,7 +7,7 @@
 //! * `build.rs`: [`build_player`], a spec → a player ([`PlayerOptions`]);
 //! * `baselines.rs`: the classical players that need no network (greedy material, alpha-beta),
 //!   which koshogi-baselines owns with their names ([`BaselineSpec`]), as match players
-//!   ([`GreedyPlayer`], [`AlphaBetaPlayer`]);
+//!   ([`GreedyPlayer`], [`AlphaBetaPlayer`], [`ClassicPlayer`]);
 //! * `network.rs`: players backed by a checkpoint, the raw policy ([`PolicyPlayer`]) and tree
 //!   search ([`MctsPlayer`]);
 //! * [`engine`]: any program speaking the engine protocol, as a subprocess ([`EnginePlayer`]);
@@ -20,11 +20,11 @@ mod network;
 mod repetition;
 mod spec;
 
-pub use baselines::{AlphaBetaPlayer, GreedyPlayer};
+pub use baselines::{AlphaBetaPlayer, ClassicPlayer, GreedyPlayer};
 pub use build::{build_player, match_rules, BuildPlayerError, BuiltPlayer, PlayerOptions};
 pub use engine::{EnginePlayer, EngineSpec};
 pub use koshogi_baselines::BaselineSpec;
 pub use network::{
     card_rules_options, resolve_card, CheckpointPathError, MctsPlayer, PolicyPlayer,
 };
-pub use spec::{PlayerSpec, PlayerSpecError};
+pub use spec::{split_player_list, PlayerSpec, PlayerSpecError};

@@ -5,13 +5,14 @@
 //! | `random` | uniformly random legal moves |
 //! | `greedy` | one-ply material grabber (see [`koshogi_baselines::greedy`]) |
 //! | `ab:<depth>` | alpha-beta over material, depth 1 to 4 (see [`koshogi_baselines::alphabeta`]) |
+//! | `classic[@<settings>]` | the classical engine, e.g. `classic@movetime=1000` or `classic@nodes=50000` (see [`koshogi_baselines::classic`]) |
 //! | `material:<sims>` | the `mcts:` search with `<sims>` simulations, uniform priors and the material value instead of a network: what the search reaches with a hand-made evaluation |
 //! | `policy:<ckpt>` | the network's most probable move, no search |
 //! | `mcts:<ckpt>` | tree search with the network, default simulations |
 //! | `mcts:<ckpt>:<sims>` | tree search with `<sims>` simulations per move |
 //! | `engine:<command>[@<limits>]` | a program speaking the engine protocol, run as a subprocess (see [`crate::players::engine`]; e.g. `engine:koshogi engine --model run/step-1@nodes=64`) |
 //!
-//! The first three are the classical players, named and parsed by koshogi-baselines
+//! The first four are the classical players, named and parsed by koshogi-baselines
 //! ([`BaselineSpec`], which self-play's fixed opponent reads too): a text is offered to it first,
 //! and only a text that is none of its names is read as one of the others.
 //!
@@ -48,7 +49,7 @@ pub enum PlayerSpec {
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum PlayerSpecError {
     #[error(
-        "unknown player `{0}`: expected random, greedy, ab:<depth>, material:<sims>, \
+        "unknown player `{0}`: expected random, greedy, ab:<depth>, classic[@<settings>], material:<sims>, \
          policy:<ckpt>, mcts:<ckpt>[:<sims>] or engine:<command>[@<limits>]"
     )]
     Unknown(String),
@@ -56,10 +57,34 @@ pub enum PlayerSpecError {
     Engine(String, EngineSpecError),
     #[error("player `{0}`: the alpha-beta depth must be a whole number from 1 to {MAX_DEPTH}")]
     BadDepth(String),
+    #[error("player `{0}`: {1}")]
+    Classic(String, koshogi_baselines::ClassicSpecError),
     #[error("player `{0}` needs a checkpoint path after the colon")]
     MissingCheckpoint(String),
     #[error("player `{0}`: the number of simulations must be from 1 to {MAX_SIMULATIONS}")]
     BadSimulations(String),
+}
+
+/// Splits a comma-separated list of players (`--anchors`, `--opponents`): an item of the form
+/// `key=value` that is no player continues the settings of the item before it, so that
+/// `greedy,classic@nodes=20000,eval=material` is two players. Items are trimmed; empty ones
+/// are kept (each caller decides whether `a,,b` is an error).
+pub fn split_player_list(text: &str) -> Vec<String> {
+    let mut items: Vec<String> = Vec::new();
+    for item in text.split(',').map(str::trim) {
+        let continues_settings = item.contains('=')
+            && !item.contains('@')
+            && !item.contains(':')
+            && items.last().is_some_and(|last| last.contains('@'));
+        match items.last_mut() {
+            Some(last) if continues_settings => {
+                last.push(',');
+                last.push_str(item);
+            }
+            _ => items.push(item.to_string()),
+        }
+    }
+    items
 }
 
 impl FromStr for PlayerSpec {
@@ -71,6 +96,9 @@ impl FromStr for PlayerSpec {
             Ok(baseline) => return Ok(PlayerSpec::Baseline(baseline)),
             Err(BaselineSpecError::BadDepth(_)) => {
                 return Err(PlayerSpecError::BadDepth(text.into()))
+            }
+            Err(BaselineSpecError::BadClassic(_, error)) => {
+                return Err(PlayerSpecError::Classic(text.into(), error))
             }
             // None of the classical names: one of the players below, or unknown.
             Err(BaselineSpecError::Unknown(_)) => {}
@@ -289,5 +317,31 @@ mod tests {
             "mcts:x:0".parse::<PlayerSpec>(),
             Err(PlayerSpecError::BadSimulations(_))
         ));
+    }
+
+    #[test]
+    fn player_lists_keep_settings_with_their_player() {
+        assert_eq!(
+            split_player_list(" greedy, classic@nodes=20000,eval=material , ab:2,,"),
+            [
+                "greedy",
+                "classic@nodes=20000,eval=material",
+                "ab:2",
+                "",
+                ""
+            ]
+        );
+        assert_eq!(
+            split_player_list("engine:koshogi engine@nodes=8,movetime=50,random"),
+            ["engine:koshogi engine@nodes=8,movetime=50", "random"]
+        );
+        assert_eq!(split_player_list("x=1,greedy"), ["x=1", "greedy"]);
+        assert_eq!(split_player_list(" , "), ["", ""]);
+        let parsed: Vec<PlayerSpec> = split_player_list("classic@movetime=100,see=off")
+            .iter()
+            .map(|item| item.parse().unwrap())
+            .collect();
+        assert_eq!(parsed.len(), 1);
+        assert_eq!(parsed[0].to_string(), "classic@movetime=100,see=off");
     }
 }

@@ -1,8 +1,9 @@
 //! `koshogi bench <target>`: throughput benchmarks, one file each below (`bench/arena.rs`,
-//! `bench/nn.rs`, `bench/search.rs`, `bench/train.rs`): commands of the binary, as KataGo keeps
+//! `bench/classic.rs`, `bench/nn.rs`, `bench/search.rs`, `bench/train.rs`): commands of the binary, as KataGo keeps
 //! its benchmark, built on the libraries' public API; this file only dispatches.
 
 mod arena;
+mod classic;
 mod nn;
 mod search;
 mod train;
@@ -21,6 +22,9 @@ pub enum BenchTarget {
     /// Match speed per player kind (random, greedy, raw policy, search) against the random
     /// mover: games/s, plies/s, the player's moves/s and batch size, with peak memory.
     Arena(arena::ArenaBenchArgs),
+    /// The classical engine: depth reached and nodes/s per move time on fixed positions, with
+    /// peak memory.
+    Classic(classic::ClassicBenchArgs),
     /// Network inference (positions/s per batch size) and training-step speed, per model size
     /// and precision, with peak memory.
     Nn(nn::NnBenchArgs),
@@ -37,6 +41,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
         BenchTarget::Arena(arena_args) => arena::run(&arena_args)
             .map_err(anyhow::Error::msg)
             .context("bench arena"),
+        BenchTarget::Classic(classic_args) => classic::run(&classic_args).context("bench classic"),
         BenchTarget::Nn(nn_args) => nn::run(&nn_args).context("bench nn"),
         BenchTarget::Search(search_args) => {
             search::run(&search_args).map_err(|e| anyhow::anyhow!("bench search: {e}"))

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use anyhow::Result;
 use clap::Args;
+use koshogi_baselines::ClassicSpec;
 use koshogi_engine::{Engine, EngineSettings, Output, ProtocolOptions};
 
 use super::moves::parse_rules;
@@ -33,6 +34,11 @@ pub struct EngineArgs {
     /// the search: the pipe, the GUI). Same as `setoption name overhead value MS`.
     #[arg(long, value_name = "MS", default_value_t = ProtocolOptions::default().overhead.as_millis() as u64)]
     pub overhead: u64,
+    /// Play with the classical engine instead of the tree search (no network): iterative
+    /// deepening alpha-beta. An optional value sets it up as the arena's `classic@…` does,
+    /// e.g. `--classic hash=64,eval=material`; `go` limits (nodes, movetime, clock) apply.
+    #[arg(long, value_name = "SETTINGS", num_args = 0..=1, default_missing_value = "")]
+    pub classic: Option<String>,
 }
 
 /// Engine settings from the command line (shared with `koshogi play`).
@@ -60,12 +66,19 @@ pub fn settings(
 }
 
 pub fn run(args: EngineArgs) -> Result<()> {
-    let settings = settings(
+    let mut settings = settings(
         args.model.as_deref(),
         args.simulations,
         args.threads,
         args.rules.as_deref(),
     )?;
+    settings.classic = match args.classic.as_deref().map(str::trim) {
+        None => None,
+        Some("") => Some(ClassicSpec::default()),
+        Some(text) => {
+            Some(ClassicSpec::parse_settings(text).map_err(|e| anyhow::anyhow!("--classic: {e}"))?)
+        }
+    };
     let protocol = ProtocolOptions {
         multipv: args.multipv,
         overhead: Duration::from_millis(args.overhead),

@@ -11,7 +11,7 @@ use clap::Args;
 use koshogi_arena::evaluation::{
     plan_evaluation, run_evaluation, EvalObserver, EvalRow, EvalSettings, RowPlan,
 };
-use koshogi_arena::players::PlayerOptions;
+use koshogi_arena::players::{split_player_list, PlayerOptions};
 use koshogi_arena::{GameSummary, MatchReport, MatchSettings, PlayerSpec};
 
 use super::arena::{network_runtime, progress_bar, progress_message};
@@ -86,10 +86,11 @@ fn parse_step(text: &str) -> Result<u64, String> {
         .map_err(|_| format!("`{text}` is not a step (e.g. 1200 or step-000001200)"))
 }
 
-/// The `--opponents` list: specs parsed by the arena's own parser, empty items skipped.
+/// The `--opponents` list: specs parsed by the arena's own parser ([`split_player_list`]: a
+/// player's `@` settings may hold commas), empty items skipped.
 fn parse_opponents(text: &str) -> Result<Vec<PlayerSpec>> {
-    text.split(',')
-        .map(str::trim)
+    split_player_list(text)
+        .iter()
         .filter(|s| !s.is_empty())
         .map(|s| s.parse::<PlayerSpec>().context("--opponents"))
         .collect()
