@@ -35,6 +35,24 @@ MAX_ACTIONS = 4096
 _CAP_REASONS = {"MaxPlies", "MaterialAdjudication"}
 
 
+_OBSERVATION_SPACE = None
+
+
+def _observation_space():
+    """One observation space for every environment and agent: gymnasium's Box keeps full
+    low/high arrays (2 × 200 KB here), which per agent and environment made an environment
+    take 1 MB. Shared is safe because nothing samples it (PettingZoo's seed test seeds but
+    never samples observation spaces); action spaces, which are sampled, stay per environment."""
+    global _OBSERVATION_SPACE
+    if _OBSERVATION_SPACE is None:
+        _OBSERVATION_SPACE = spaces.Dict({
+            "observation": spaces.Box(0.0, 1.0, (INPUT_PLANES, BOARD_SIZE, BOARD_SIZE),
+                                      dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, (MAX_ACTIONS,), dtype=np.int8),
+        })
+    return _OBSERVATION_SPACE
+
+
 def env(**kwargs):
     """The environment with PettingZoo's standard wrappers: an illegal action ends the game with
     reward −1 for the agent that chose it, an action outside the space raises, and the API's
@@ -74,14 +92,8 @@ class raw_env(AECEnv):
         self.possible_agents = ["black", "white"]
         self.agents = self.possible_agents[:]
         self.action_spaces = {a: spaces.Discrete(MAX_ACTIONS) for a in self.possible_agents}
-        self.observation_spaces = {
-            a: spaces.Dict({
-                "observation": spaces.Box(0.0, 1.0, (INPUT_PLANES, BOARD_SIZE, BOARD_SIZE),
-                                          dtype=np.float32),
-                "action_mask": spaces.Box(0, 1, (MAX_ACTIONS,), dtype=np.int8),
-            })
-            for a in self.possible_agents
-        }
+        space = _observation_space()
+        self.observation_spaces = {a: space for a in self.possible_agents}
 
     def observation_space(self, agent):
         return self.observation_spaces[agent]

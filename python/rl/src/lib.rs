@@ -82,7 +82,11 @@ fn outcome_tuple(outcome: Option<Outcome>) -> Option<(Option<String>, String)> {
 }
 
 fn f32_bytes(values: &[f32]) -> Vec<u8> {
-    values.iter().flat_map(|v| v.to_le_bytes()).collect()
+    let mut bytes = Vec::with_capacity(values.len() * 4);
+    for value in values {
+        bytes.extend_from_slice(&value.to_le_bytes());
+    }
+    bytes
 }
 
 /// A game: position, §12 options, history (for repetition and undo), the optional ply cap
