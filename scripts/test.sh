@@ -10,6 +10,8 @@ export OMP_NUM_THREADS="${OMP_NUM_THREADS:-1}"
 export OMP_WAIT_POLICY="${OMP_WAIT_POLICY:-PASSIVE}"
 echo "== cargo fmt --check"
 cargo fmt --all -- --check
+# python/rl (the koshogi Python package's PyO3 crate) is a cargo workspace of its own.
+cargo fmt --manifest-path "$repo_root/python/rl/Cargo.toml" -- --check
 echo "== cargo clippy --all-targets -- -D warnings"
 cargo clippy --workspace --all-targets -- -D warnings
 # The web viewer's end-to-end test drives headless Chromium (installed here when missing).
@@ -22,5 +24,14 @@ bash "$repo_root/scripts/setup-python.sh" >/dev/null
 echo "== scripts/setup-moto.sh"
 KOSHOGI_MOTO_PYTHON="$(bash "$repo_root/scripts/setup-moto.sh")"
 export KOSHOGI_MOTO_PYTHON KOSHOGI_REQUIRE_MOTO=1
+# python/rl: the koshogi wheel (PyO3 + maturin, no libtorch) in its own venv with pettingzoo and
+# open_spiel; crates/koshogi/tests/python_package.rs runs python/rl/tests against the binary.
+echo "== scripts/setup-python-rl.sh"
+KOSHOGI_RL_PYTHON="$(bash "$repo_root/scripts/setup-python-rl.sh")"
+export KOSHOGI_RL_PYTHON KOSHOGI_REQUIRE_PYTHON_RL=1
+echo "== cargo clippy python/rl -- -D warnings"
+rl_target="$KOSHOGI_CACHE/target-python-rl/clippy-$(printf '%s' "$repo_root" | sha256sum | cut -c1-12)"
+CARGO_TARGET_DIR="$rl_target" PYO3_PYTHON="$KOSHOGI_RL_PYTHON" cargo clippy \
+  --manifest-path "$repo_root/python/rl/Cargo.toml" --all-targets -- -D warnings
 echo "== cargo test"
 cargo test --workspace

@@ -12,7 +12,7 @@ use koshogi_files::atomic::write_atomic;
 use koshogi_nn::features::{encode_position, FeatureInput, FEATURE_LEN, INPUT_PLANES};
 use koshogi_nn::geometry::{BOARD_SIZE, POINTS};
 use koshogi_nn::move_encoding::{encode_move, MOVE_ENCODING_VERSION, POLICY_PLANES};
-use koshogi_nn::FEATURE_VERSION;
+use koshogi_nn::{NnError, FEATURE_VERSION};
 use koshogi_rules::notation::{format_canonical, format_hodges};
 use koshogi_rules::Game;
 use serde::{Deserialize, Serialize};
@@ -50,12 +50,13 @@ pub struct EncodedPosition {
 pub fn encode_game(game: &Game) -> Result<EncodedPosition, ExportError> {
     let position = game.position();
     let mut features = vec![0.0f32; FEATURE_LEN];
-    encode_position(&FeatureInput::from_game(game), &mut features)?;
+    encode_position(&FeatureInput::from_game(game), &mut features).map_err(NnError::from)?;
     let legal = game.legal_moves();
     let moves = legal
         .iter()
         .map(|mv| {
-            let legs = encode_move(position, mv)?
+            let legs = encode_move(position, mv)
+                .map_err(NnError::from)?
                 .iter()
                 .map(|entry| [entry / POINTS as u32, entry % POINTS as u32])
                 .collect();

@@ -64,6 +64,33 @@ fn moves_lists_every_legal_move_in_the_exact_format() {
 }
 
 #[test]
+fn moves_from_stdin_prints_each_position_as_moves_does_then_an_empty_line() {
+    use std::io::Write as _;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_koshogi"))
+        .args(["moves", "--stdin"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("run koshogi");
+    let mut input = child.stdin.take().unwrap();
+    writeln!(input, "startpos\n{WRESTLER}").unwrap();
+    drop(input);
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let expected = format!(
+        "{}\n{}\n",
+        stdout(&koshogi(&["moves", "startpos"])),
+        stdout(&koshogi(&["moves", WRESTLER]))
+    );
+    assert_eq!(stdout(&out), expected);
+    let bad = Command::new(env!("CARGO_BIN_EXE_koshogi"))
+        .args(["moves", "--stdin", "startpos"])
+        .output()
+        .unwrap();
+    assert_clean_failure(&bad, "cannot be used with");
+}
+
+#[test]
 fn moves_accepts_a_ksfen_as_one_argument_or_as_its_fields() {
     for args in [
         vec!["moves", WRESTLER],

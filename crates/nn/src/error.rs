@@ -25,3 +25,16 @@ pub enum NnError {
     #[error("libtorch: {0}")]
     Torch(#[from] tch::TchError),
 }
+
+/// The encoding's failures keep the variants (and so the messages) they had when the encoding
+/// lived in this crate.
+impl From<koshogi_encoding::EncodingError> for NnError {
+    fn from(error: koshogi_encoding::EncodingError) -> Self {
+        match error {
+            koshogi_encoding::EncodingError::UnencodableMove(reason) => {
+                NnError::UnencodableMove(reason)
+            }
+            koshogi_encoding::EncodingError::BadBatch(reason) => NnError::BadBatch(reason),
+        }
+    }
+}

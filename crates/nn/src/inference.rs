@@ -121,16 +121,18 @@ impl InferenceModel {
         features.resize(positions.len() * FEATURE_LEN, 0.0);
         legs.clear();
         self.index.clear();
-        let mut result = Ok(());
+        let mut result: Result<(), NnError> = Ok(());
         for (position, chunk) in positions.iter().zip(features.chunks_exact_mut(FEATURE_LEN)) {
-            result = encode_position(&position.input, chunk).and_then(|()| {
-                let start = legs.len();
-                for mv in position.moves {
-                    legs.push(encode_move(position.input.position, mv)?);
-                }
-                self.index.push_position(&legs[start..]);
-                Ok(())
-            });
+            result = encode_position(&position.input, chunk)
+                .and_then(|()| {
+                    let start = legs.len();
+                    for mv in position.moves {
+                        legs.push(encode_move(position.input.position, mv)?);
+                    }
+                    self.index.push_position(&legs[start..]);
+                    Ok(())
+                })
+                .map_err(NnError::from);
             if result.is_err() {
                 break;
             }

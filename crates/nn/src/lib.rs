@@ -4,6 +4,9 @@
 //!   (`docs/input-features.md`).
 //! * [`move_encoding`]: every legal move as a short list of (plane, point) legs of the policy
 //!   output, its logit the sum of its legs (`docs/move-encoding.md`).
+//!
+//!   Both, with [`geometry`], live in `koshogi-encoding` (no libtorch, so the Python package can
+//!   use them) and are re-exported here under their old paths.
 //! * [`model`]: the residual network (tch), [`config`] its serde configuration.
 //! * [`inference`]: batched evaluation for the search (probabilities over legal moves only);
 //!   [`search_evaluator`]: that evaluation as the search's `Evaluator`, on its own thread.
@@ -18,12 +21,10 @@
 pub mod checkpoint;
 pub mod config;
 pub mod error;
-pub mod features;
-pub mod geometry;
 pub mod hardware;
 pub mod inference;
 pub mod model;
-pub mod move_encoding;
+pub use koshogi_encoding::{features, geometry, move_encoding};
 pub mod move_gather;
 pub mod search_evaluator;
 pub mod threads;

@@ -388,7 +388,7 @@ fn add_sample(
             generated: scratch.moves.len(),
         });
     }
-    encode_moves(&position, &scratch.moves, &mut scratch.legs)?;
+    encode_moves(&position, &scratch.moves, &mut scratch.legs).map_err(NnError::from)?;
     let input = FeatureInput {
         position: &position,
         options: rules,
@@ -396,7 +396,7 @@ fn add_sample(
         ply: record.ply,
         max_plies: config.max_plies,
     };
-    encode_position(&input, &mut scratch.features)?;
+    encode_position(&input, &mut scratch.features).map_err(NnError::from)?;
     if mirror {
         mirror_features(&mut scratch.features);
         for legs in &mut scratch.legs {

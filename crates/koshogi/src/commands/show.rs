@@ -6,8 +6,8 @@
 use anyhow::{Context, Result};
 use clap::Args;
 use koshogi_rules::game_record::GameRecord;
-use koshogi_rules::{Color, Game, Move, Position, RulesOptions, Square};
-use koshogi_viewer::{render_svg, LastMove};
+use koshogi_rules::{Color, Game, Move, Position, RulesOptions};
+use koshogi_viewer::{board_diagram, render_svg, LastMove};
 use std::fmt::Write as _;
 use std::io::Write as _;
 
@@ -78,22 +78,7 @@ fn position_in_record(
 
 /// The whole text printed by `show`.
 pub fn render(position: &Position, options: &RulesOptions) -> String {
-    let mut s = String::new();
-    let files: String = (1..=19).rev().map(|f| format!("{f:>4}")).collect();
-    let _ = writeln!(s, "   {files}");
-    for rank in 1..=19u8 {
-        let letter = (b'a' + rank - 1) as char;
-        let _ = write!(s, " {letter} ");
-        for file in (1..=19u8).rev() {
-            let sq = Square::new(file, rank).expect("on the board");
-            let token = position
-                .piece_at(sq)
-                .map_or_else(|| ".".to_string(), |p| p.ksfen_token());
-            let _ = write!(s, "{token:>4}");
-        }
-        let _ = writeln!(s, "  {letter}");
-    }
-    let _ = writeln!(s, "   {files}");
+    let mut s = board_diagram(position);
     let _ = writeln!(s);
     let game = Game::from_position(position.clone(), *options);
     let side = position.side_to_move();

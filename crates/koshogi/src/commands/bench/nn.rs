@@ -122,11 +122,12 @@ fn format_bytes(bytes: Option<u64>) -> String {
 }
 
 /// Times `f` until `budget` has passed and at least `min` calls ran; returns calls per second.
-fn calls_per_second(
+fn calls_per_second<E: Into<NnError>>(
     budget: Duration,
     min: usize,
-    mut f: impl FnMut() -> Result<(), NnError>,
+    mut f: impl FnMut() -> Result<(), E>,
 ) -> Result<f64, NnError> {
+    let mut f = || f().map_err(Into::into);
     f()?; // warm-up (oneDNN picks kernels on the first call of a shape)
     let start = Instant::now();
     let mut calls = 0usize;

@@ -8,7 +8,7 @@
 
 use koshogi_rules::{Color, PieceKind, Position, RulesOptions, Square};
 
-use crate::error::NnError;
+use crate::error::EncodingError;
 use crate::geometry::{to_mover_frame, BOARD_SIZE, POINTS};
 
 /// Version of the plane layout; bump on any change (checkpoints record it).
@@ -140,9 +140,9 @@ impl FeatureValue for half::bf16 {
 pub fn encode_position<T: FeatureValue>(
     input: &FeatureInput<'_>,
     out: &mut [T],
-) -> Result<(), NnError> {
+) -> Result<(), EncodingError> {
     if out.len() != FEATURE_LEN {
-        return Err(NnError::BadBatch(format!(
+        return Err(EncodingError::BadBatch(format!(
             "feature buffer holds {} values, need {FEATURE_LEN}",
             out.len()
         )));
@@ -214,9 +214,9 @@ pub fn encode_position<T: FeatureValue>(
 pub fn encode_batch<T: FeatureValue>(
     inputs: &[FeatureInput<'_>],
     out: &mut [T],
-) -> Result<(), NnError> {
+) -> Result<(), EncodingError> {
     if out.len() != inputs.len() * FEATURE_LEN {
-        return Err(NnError::BadBatch(format!(
+        return Err(EncodingError::BadBatch(format!(
             "feature buffer holds {} values, need {} for {} positions",
             out.len(),
             inputs.len() * FEATURE_LEN,
@@ -230,8 +230,8 @@ pub fn encode_batch<T: FeatureValue>(
 }
 
 /// Mirrors encoded features left–right in place (file f ↔ 20 − f in every plane), the input half
-/// of mirror augmentation (the other half is [`crate::MoveLegs::mirrored`]). Works on one
-/// position or a whole batch.
+/// of mirror augmentation (the other half is [`crate::move_encoding::MoveLegs::mirrored`]).
+/// Works on one position or a whole batch.
 pub fn mirror_features<T: FeatureValue>(features: &mut [T]) {
     for row in features.chunks_exact_mut(BOARD_SIZE) {
         row.reverse();

@@ -22,7 +22,7 @@
 //!
 //! Everything here except [`encode_move`] is independent of the rules crate.
 
-use crate::error::NnError;
+use crate::error::EncodingError;
 use crate::geometry::{mirror_point, offset_between, Offset, POINTS};
 
 /// Version of the plane table and leg rules; bump on any change (checkpoints record it).
@@ -234,9 +234,9 @@ impl Default for MoveLegs {
 impl MoveLegs {
     /// Builds a leg list from entries (sorted here; duplicate entries are an error because the
     /// logit would count them twice).
-    pub fn from_entries(entries: &[u32]) -> Result<MoveLegs, NnError> {
+    pub fn from_entries(entries: &[u32]) -> Result<MoveLegs, EncodingError> {
         if entries.is_empty() || entries.len() > MAX_LEGS {
-            return Err(NnError::UnencodableMove(format!(
+            return Err(EncodingError::UnencodableMove(format!(
                 "{} legs (allowed 1..={MAX_LEGS})",
                 entries.len()
             )));
@@ -248,7 +248,7 @@ impl MoveLegs {
         legs.entries[..entries.len()].copy_from_slice(entries);
         legs.entries[..entries.len()].sort_unstable();
         if legs.as_slice().windows(2).any(|w| w[0] == w[1]) {
-            return Err(NnError::UnencodableMove(format!(
+            return Err(EncodingError::UnencodableMove(format!(
                 "duplicate leg in {legs:?}"
             )));
         }
@@ -257,7 +257,7 @@ impl MoveLegs {
             .iter()
             .find(|&&e| e as usize >= POLICY_PLANES * POINTS)
         {
-            return Err(NnError::UnencodableMove(format!(
+            return Err(EncodingError::UnencodableMove(format!(
                 "leg entry {bad} out of range"
             )));
         }
@@ -295,21 +295,21 @@ impl MoveLegs {
 }
 
 /// Encodes a move effect (mover's frame) into its legs.
-pub fn encode_effect(effect: &MoveEffect) -> Result<MoveLegs, NnError> {
+pub fn encode_effect(effect: &MoveEffect) -> Result<MoveLegs, EncodingError> {
     let entry = |plane: usize, point: u16| (plane * POINTS + point as usize) as u32;
     if effect.origin as usize >= POINTS || effect.destination as usize >= POINTS {
-        return Err(NnError::UnencodableMove(format!(
+        return Err(EncodingError::UnencodableMove(format!(
             "point out of range in {effect:?}"
         )));
     }
     let mut entries = [0u32; MAX_LEGS];
     let mut len = 0usize;
-    let mut push = |e: u32| -> Result<(), NnError> {
+    let mut push = |e: u32| -> Result<(), EncodingError> {
         if entries[..len].contains(&e) {
             return Ok(()); // the same removed point listed twice
         }
         if len == MAX_LEGS {
-            return Err(NnError::UnencodableMove(format!(
+            return Err(EncodingError::UnencodableMove(format!(
                 "more than {MAX_LEGS} legs in {effect:?}"
             )));
         }
@@ -319,7 +319,7 @@ pub fn encode_effect(effect: &MoveEffect) -> Result<MoveLegs, NnError> {
     };
     let travel = offset_between(effect.origin, effect.destination);
     let plane = destination_plane(travel).ok_or_else(|| {
-        NnError::UnencodableMove(format!("no destination plane for offset {travel:?}"))
+        EncodingError::UnencodableMove(format!("no destination plane for offset {travel:?}"))
     })?;
     push(entry(plane, effect.origin))?;
     for &removed in &effect.removed {
@@ -327,13 +327,13 @@ pub fn encode_effect(effect: &MoveEffect) -> Result<MoveLegs, NnError> {
             continue; // a capture on the final point follows from the board
         }
         if removed as usize >= POINTS {
-            return Err(NnError::UnencodableMove(format!(
+            return Err(EncodingError::UnencodableMove(format!(
                 "point out of range in {effect:?}"
             )));
         }
         let offset = offset_between(effect.destination, removed);
         let plane = removal_plane(offset).ok_or_else(|| {
-            NnError::UnencodableMove(format!("no removal plane for offset {offset:?}"))
+            EncodingError::UnencodableMove(format!("no removal plane for offset {offset:?}"))
         })?;
         push(entry(plane, effect.destination))?;
     }
@@ -349,7 +349,7 @@ pub fn encode_effect(effect: &MoveEffect) -> Result<MoveLegs, NnError> {
 pub fn encode_move(
     position: &koshogi_rules::Position,
     mv: &koshogi_rules::Move,
-) -> Result<MoveLegs, NnError> {
+) -> Result<MoveLegs, EncodingError> {
     use crate::geometry::to_mover_frame;
     use koshogi_rules::Promotion;
     let mover = position.side_to_move();
@@ -375,7 +375,7 @@ pub fn encode_moves(
     position: &koshogi_rules::Position,
     moves: &[koshogi_rules::Move],
     out: &mut Vec<MoveLegs>,
-) -> Result<(), NnError> {
+) -> Result<(), EncodingError> {
     out.clear();
     out.reserve(moves.len());
     for mv in moves {
