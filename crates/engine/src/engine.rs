@@ -6,7 +6,10 @@
 //! first waits for the running search to end (a GUI that wants it to end now sends `stop`
 //! first). A search that would never end by itself (`go infinite`, `go ponder` before
 //! `ponderhit`) is stopped instead of waited for, so no input can deadlock the engine. Bad
-//! input of any kind gets an `info string error: …` line and changes nothing.
+//! input of any kind gets an `info string error: …` line and changes nothing — except that a
+//! `go` line always ends in `bestmove`, refused or not, because a match runner waits for one:
+//! a refused `go` moves at once, a search that fails plays a legal move, and a game that is
+//! over answers `resign`.
 
 use std::io::BufRead;
 use std::path::PathBuf;
@@ -27,7 +30,7 @@ use crate::line_reader::{read_bounded_line, Line, MAX_LINE_BYTES};
 use crate::output::Output;
 use crate::protocol_options::{ProtocolOptions, MAX_OVERHEAD_MS};
 use crate::search_control::SearchControl;
-use crate::search_job::{self, SearchRequest};
+use crate::search_job::{self, fallback_bestmove, SearchRequest};
 use crate::time_control::move_budget;
 
 /// Whether to keep reading input.
@@ -100,7 +103,7 @@ impl Engine {
         }
     }
 
-    /// The same engine with MultiPV and the time-management margin set (clamped to their
+    /// The same engine with MultiPV and the time-management overhead set (clamped to their
     /// ranges), as `setoption` would.
     pub fn with_protocol_options(mut self, options: ProtocolOptions) -> Engine {
         self.protocol = options.clamped();
@@ -165,6 +168,13 @@ impl Engine {
             Ok(None) => return Flow::Continue,
             Err(message) => {
                 self.output.error(&message);
+                if is_go_line(line) {
+                    // A match runner waits for the `bestmove` of every `go` it sends, so a
+                    // refused one still answers, at once (its limits are unknown, and moving
+                    // now is the one choice safe under any clock).
+                    self.wait();
+                    self.answer_at_once("the `go` was refused");
+                }
                 return Flow::Continue;
             }
         };
@@ -228,8 +238,12 @@ impl Engine {
             match running.handle.join() {
                 Ok(evaluator) => self.evaluator = evaluator,
                 Err(_) => {
-                    self.output.error("the search thread failed; bestmove none");
-                    self.output.line("bestmove none");
+                    // No command has changed the game since the search began (they all wait
+                    // for it), so the fallback is a move of the searched position.
+                    let answer = fallback_bestmove(&self.game);
+                    self.output
+                        .error(&format!("the search thread failed; bestmove {answer}"));
+                    self.output.line(&format!("bestmove {answer}"));
                 }
             }
         }
@@ -352,9 +366,21 @@ impl Engine {
     }
 
     /// Replays `moves` from `start` under the current rules; on success it becomes the game.
+    ///
+    /// A match runner sends the whole game before every move, so when `start` and the rules
+    /// are the current game's and its moves are a prefix of `moves`, only the new moves are
+    /// read and played: replaying hundreds of plies on every move cost milliseconds of the
+    /// clock each time, outside the search and outside its time budget.
     fn rebuild_game(&mut self, start: Position, moves: Vec<String>) -> Result<(), String> {
-        let mut game = Game::from_position(start.clone(), self.settings.rules);
-        for (i, text) in moves.iter().enumerate() {
+        let continues = start == self.start
+            && *self.game.options() == self.settings.rules
+            && moves.starts_with(&self.move_texts);
+        let (mut game, played) = if continues {
+            (self.game.clone(), self.move_texts.len())
+        } else {
+            (Game::from_position(start.clone(), self.settings.rules), 0)
+        };
+        for (i, text) in moves.iter().enumerate().skip(played) {
             let mv =
                 parse_move(&game, text).map_err(|e| format!("move {} ({text}): {e}", i + 1))?;
             game.play(mv);
@@ -373,16 +399,22 @@ impl Engine {
                 "info string game over: {}",
                 termination_text(outcome)
             ));
-            self.output.line("bestmove none");
+            self.output.line("bestmove resign");
+            return;
+        }
+        let time_budget = self.time_budget(&limits);
+        if time_budget == Some(Duration::ZERO) && !limits.holds_bestmove() {
+            self.answer_at_once("no search time on this clock");
             return;
         }
         if let Err(message) = self.ensure_evaluator() {
-            self.output.error(&message);
-            self.output.line("bestmove none");
+            let answer = fallback_bestmove(&self.game);
+            self.output
+                .error(&format!("{message}; without a search, bestmove {answer}"));
+            self.output.line(&format!("bestmove {answer}"));
             return;
         }
         let evaluator = self.evaluator.take().expect("ensured above");
-        let time_budget = self.time_budget(&limits);
         let visits = match limits.visits {
             Some(v) => v,
             None if time_budget.is_some() || limits.holds_bestmove() => MAX_SIMULATIONS,
@@ -418,21 +450,34 @@ impl Engine {
         match spawned {
             Ok(handle) => self.running = Some(RunningSearch { control, handle }),
             Err(err) => {
-                self.output
-                    .error(&format!("cannot start the search thread: {err}"));
-                self.output.line("bestmove none");
+                let answer = fallback_bestmove(&self.game);
+                self.output.error(&format!(
+                    "cannot start the search thread: {err}; bestmove {answer}"
+                ));
+                self.output.line(&format!("bestmove {answer}"));
             }
         }
     }
 
+    /// Answers a `go` without searching or evaluating ([`fallback_bestmove`]): a refused `go`,
+    /// or a clock that leaves no search time. Even a move of the network's root evaluation
+    /// costs milliseconds a CPU clock of 2 s for 300 moves does not have; this costs about one.
+    fn answer_at_once(&self, why: &str) {
+        let answer = fallback_bestmove(&self.game);
+        self.output
+            .line(&format!("info string {why}: greedy move without a search"));
+        self.output.line(&format!("bestmove {answer}"));
+    }
+
     /// The search time of a `go`: `movetime`, the clock's budget for the side to move
-    /// ([`move_budget`]), or the shorter of the two; `None` when it names neither.
+    /// ([`move_budget`], with the move horizon of the position's ply), or the shorter of the
+    /// two; `None` when it names neither.
     fn time_budget(&self, limits: &GoLimits) -> Option<Duration> {
-        let side = self.game.position().side_to_move();
+        let position = self.game.position();
         let clock = limits
             .clock
-            .for_side(side)
-            .map(|clock| move_budget(&clock, self.protocol.overhead));
+            .for_side(position.side_to_move())
+            .map(|clock| move_budget(&clock.at_ply(position.ply()), self.protocol.overhead));
         match (limits.movetime, clock) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
@@ -473,6 +518,11 @@ fn build_evaluator(
         }
     }
     .map_err(|e| format!("cannot start the evaluator: {e}"))
+}
+
+/// Whether an input line is a `go` command (however malformed its arguments).
+fn is_go_line(line: &str) -> bool {
+    line.split_whitespace().next() == Some("go")
 }
 
 fn parse_in_range(value: &str, min: u32, max: u32) -> Result<u32, String> {

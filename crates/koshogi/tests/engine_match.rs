@@ -174,8 +174,9 @@ fn play_on_the_clock(
 }
 
 /// 2 s + 100 ms a side, 20 plies, with the material evaluator and with a tiny network: no
-/// move is late, and the engine does use its time (about 2000/50 + 100 = 140 ms a move)
-/// rather than ignore the clock.
+/// move is late, and the engine does use its time rather than ignore the clock (the
+/// increment, about 100 ms a move: 2 s cannot also keep the 10 ms overhead for each of the 300
+/// moves an opening plans for).
 #[test]
 fn a_game_on_a_short_clock_has_no_time_losses() {
     let dir = tempfile::tempdir().unwrap();
