@@ -31,7 +31,7 @@ use crate::output::Output;
 use crate::protocol_options::{ProtocolOptions, MAX_OVERHEAD_MS};
 use crate::search_control::SearchControl;
 use crate::search_job::{self, fallback_bestmove, SearchRequest};
-use crate::time_control::move_budget;
+use crate::time_control::{learn_overshoot, move_budget};
 
 /// Whether to keep reading input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -86,6 +86,9 @@ pub struct Engine {
     game: Game,
     evaluator: Option<EvalThread<Game>>,
     running: Option<RunningSearch>,
+    /// How far past their deadlines searches answer, learnt move by move
+    /// ([`learn_overshoot`]); reserved on top of the overhead under a clock.
+    search_overshoot: Duration,
 }
 
 impl Engine {
@@ -100,6 +103,7 @@ impl Engine {
             game,
             evaluator: None,
             running: None,
+            search_overshoot: Duration::ZERO,
         }
     }
 
@@ -235,7 +239,10 @@ impl Engine {
             if running.control.is_held() {
                 running.control.stop();
             }
-            match running.handle.join() {
+            let joined = running.handle.join();
+            self.search_overshoot =
+                learn_overshoot(self.search_overshoot, running.control.overshoot());
+            match joined {
                 Ok(evaluator) => self.evaluator = evaluator,
                 Err(_) => {
                     // No command has changed the game since the search began (they all wait
@@ -462,7 +469,8 @@ impl Engine {
     /// Answers a `go` without searching or evaluating ([`fallback_bestmove`]): a refused `go`,
     /// or a clock that leaves no search time. Even a move of the network's root evaluation
     /// costs milliseconds a CPU clock of 2 s for 300 moves does not have; this costs about one.
-    fn answer_at_once(&self, why: &str) {
+    fn answer_at_once(&mut self, why: &str) {
+        self.search_overshoot = learn_overshoot(self.search_overshoot, None);
         let answer = fallback_bestmove(&self.game);
         self.output
             .line(&format!("info string {why}: greedy move without a search"));
@@ -470,14 +478,15 @@ impl Engine {
     }
 
     /// The search time of a `go`: `movetime`, the clock's budget for the side to move
-    /// ([`move_budget`], with the move horizon of the position's ply), or the shorter of the
-    /// two; `None` when it names neither.
+    /// ([`move_budget`], with the move horizon of the position's ply and the overhead plus what
+    /// searches have been answering past their deadlines), or the shorter of the two; `None`
+    /// when it names neither.
     fn time_budget(&self, limits: &GoLimits) -> Option<Duration> {
         let position = self.game.position();
-        let clock = limits
-            .clock
-            .for_side(position.side_to_move())
-            .map(|clock| move_budget(&clock.at_ply(position.ply()), self.protocol.overhead));
+        let clock = limits.clock.for_side(position.side_to_move()).map(|clock| {
+            let overhead = self.protocol.overhead + self.search_overshoot;
+            move_budget(&clock.at_ply(position.ply()), overhead)
+        });
         match (limits.movetime, clock) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),

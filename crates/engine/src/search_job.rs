@@ -93,6 +93,7 @@ pub fn run(request: SearchRequest, eval: EvalThread<Game>) -> Option<EvalThread<
         control.wait_until_released();
         output.error(&format!("{what}; bestmove {fallback}"));
         output.line(&format!("bestmove {fallback}"));
+        control.answered(Instant::now());
     };
     let fallback = fallback_bestmove(&game);
     let mut searches = [Search::new(game, engine_search_config(visits), 0)];
@@ -135,6 +136,7 @@ pub fn run(request: SearchRequest, eval: EvalThread<Game>) -> Option<EvalThread<
         Ok(result) => {
             report(info_lines(&search, &result, started.elapsed(), multipv));
             output.line(&format!("bestmove {}", result.chosen_move));
+            control.answered(Instant::now());
         }
         Err(err) => fail(format!("search produced no move: {err}"), &fallback),
     }

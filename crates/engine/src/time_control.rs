@@ -49,6 +49,17 @@ pub const MIN_MOVES_LEFT: u32 = 40;
 /// slow link or GUI.
 pub const DEFAULT_OVERHEAD: Duration = Duration::from_millis(10);
 
+/// The engine's estimate of what a searched move costs past its budget, after a move that
+/// cost `observed` past it (`None`: a move that did not search, or could not tell): the
+/// largest recent cost, forgotten by an eighth a move, so one slow move on a busy machine does
+/// not stop the engine from searching for long. The estimate is added to the overhead
+/// ([`move_budget`]): a CPU network's search answers one evaluation late (10–40 ms), far more
+/// than the default overhead, and a clock that reserved only the overhead lost on time.
+pub fn learn_overshoot(estimate: Duration, observed: Option<Duration>) -> Duration {
+    let decayed = estimate - estimate / 8;
+    decayed.max(observed.unwrap_or_default())
+}
+
 /// Moves the side to move is assumed to have left in a game at `ply` (half-moves since the
 /// game's first move) when the clock gives no `movestogo`: the rest of
 /// [`EXPECTED_GAME_PLIES`], never fewer than [`MIN_MOVES_LEFT`].
@@ -189,6 +200,18 @@ mod tests {
     fn a_large_increment_never_pushes_past_the_remaining_time() {
         // Target 0 + 100 ms, but only 120 ms are left: the cap is 120 − 50.
         assert_eq!(move_budget(&clock(120, 100, 0), ms(50)), ms(70));
+    }
+
+    #[test]
+    fn the_overshoot_estimate_rises_at_once_and_is_forgotten_slowly() {
+        let mut estimate = learn_overshoot(Duration::ZERO, Some(ms(40)));
+        assert_eq!(estimate, ms(40));
+        assert_eq!(learn_overshoot(estimate, Some(ms(60))), ms(60));
+        for _ in 0..30 {
+            estimate = learn_overshoot(estimate, None);
+        }
+        assert!(estimate < ms(1), "{estimate:?}");
+        assert_eq!(learn_overshoot(ms(80), Some(ms(2))), ms(70));
     }
 
     #[test]
