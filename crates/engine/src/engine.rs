@@ -31,7 +31,7 @@ use crate::output::Output;
 use crate::protocol_options::{ProtocolOptions, MAX_OVERHEAD_MS};
 use crate::search_control::SearchControl;
 use crate::search_job::{self, fallback_bestmove, SearchRequest};
-use crate::time_control::{learn_overshoot, move_budget};
+use crate::time_control::{learn_overshoot, move_budget, SideClock};
 
 /// Whether to keep reading input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -70,6 +70,21 @@ impl Default for EngineSettings {
 pub use koshogi_mcts::MAX_SIMULATIONS;
 pub const MAX_THREADS: u32 = 64;
 
+/// A `go` under a clock, kept to see what the move really cost when the same game comes back
+/// two plies later with the side's new clock.
+#[derive(Clone, Copy, Debug)]
+struct ClockedMove {
+    /// [`game_key`] of the game searched.
+    game: u64,
+    remaining: Duration,
+    increment: Duration,
+    budget: Duration,
+}
+
+/// The most one move's observed cost adds to the learnt cost: a clock that jumps (a GUI that
+/// adjusts it, a stalled machine) must not stop the engine from searching for long.
+const MAX_LEARNT_COST: Duration = Duration::from_secs(1);
+
 struct RunningSearch {
     control: Arc<SearchControl>,
     handle: JoinHandle<Option<EvalThread<Game>>>,
@@ -86,9 +101,13 @@ pub struct Engine {
     game: Game,
     evaluator: Option<EvalThread<Game>>,
     running: Option<RunningSearch>,
-    /// How far past their deadlines searches answer, learnt move by move
-    /// ([`learn_overshoot`]); reserved on top of the overhead under a clock.
+    /// What moves cost beyond their budgets, learnt move by move ([`learn_overshoot`]): how
+    /// far past its deadline a search answered, and what the clock charged a move beyond its
+    /// budget (pipes, the GUI, a busy machine's scheduling); reserved on top of the overhead
+    /// under a clock.
     search_overshoot: Duration,
+    /// The last `go` under a clock (see [`ClockedMove`]).
+    last_clocked: Option<ClockedMove>,
 }
 
 impl Engine {
@@ -104,6 +123,7 @@ impl Engine {
             evaluator: None,
             running: None,
             search_overshoot: Duration::ZERO,
+            last_clocked: None,
         }
     }
 
@@ -409,7 +429,18 @@ impl Engine {
             self.output.line("bestmove resign");
             return;
         }
+        self.learn_from_the_clock(&limits);
         let time_budget = self.time_budget(&limits);
+        if let (Some(clock), Some(budget)) = (self.side_clock(&limits), time_budget) {
+            if !limits.holds_bestmove() {
+                self.last_clocked = Some(ClockedMove {
+                    game: game_key(&self.start, &self.move_texts),
+                    remaining: clock.remaining,
+                    increment: clock.increment,
+                    budget,
+                });
+            }
+        }
         if time_budget == Some(Duration::ZERO) && !limits.holds_bestmove() {
             self.answer_at_once("no search time on this clock");
             return;
@@ -482,15 +513,42 @@ impl Engine {
     /// searches have been answering past their deadlines), or the shorter of the two; `None`
     /// when it names neither.
     fn time_budget(&self, limits: &GoLimits) -> Option<Duration> {
-        let position = self.game.position();
-        let clock = limits.clock.for_side(position.side_to_move()).map(|clock| {
+        let clock = self.side_clock(limits).map(|clock| {
             let overhead = self.protocol.overhead + self.search_overshoot;
-            move_budget(&clock.at_ply(position.ply()), overhead)
+            move_budget(&clock, overhead)
         });
         match (limits.movetime, clock) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         }
+    }
+
+    /// The clock of the side to move in a `go`, at the game's ply.
+    fn side_clock(&self, limits: &GoLimits) -> Option<SideClock> {
+        let position = self.game.position();
+        limits
+            .clock
+            .for_side(position.side_to_move())
+            .map(|clock| clock.at_ply(position.ply()))
+    }
+
+    /// When this `go` continues the game of the last clocked one two plies on, the side's
+    /// clock tells what that move really cost: its time then, plus the increment, minus its
+    /// time now. What it cost beyond its budget is learnt as a cost of every move. The engine
+    /// sees only its own side of the pipe; the clock sees everything (a loaded machine's
+    /// scheduling cost 5 ms a move, and single moves over 100 ms, in 2 s games on 2 cores).
+    fn learn_from_the_clock(&mut self, limits: &GoLimits) {
+        let (Some(previous), Some(clock)) = (self.last_clocked.take(), self.side_clock(limits))
+        else {
+            return;
+        };
+        let played = self.move_texts.len();
+        if played < 2 || previous.game != game_key(&self.start, &self.move_texts[..played - 2]) {
+            return;
+        }
+        let charged = (previous.remaining + previous.increment).saturating_sub(clock.remaining);
+        let beyond = charged.saturating_sub(previous.budget).min(MAX_LEARNT_COST);
+        self.search_overshoot = self.search_overshoot.max(beyond);
     }
 
     fn ensure_evaluator(&mut self) -> Result<(), String> {
@@ -527,6 +585,17 @@ fn build_evaluator(
         }
     }
     .map_err(|e| format!("cannot start the evaluator: {e}"))
+}
+
+/// Identifies a game by its start and moves, to tell whether a `go` continues the game of an
+/// earlier one (a match runner may interleave several games in one engine).
+fn game_key(start: &Position, moves: &[String]) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    start.hash().hash(&mut hasher);
+    start.ply().hash(&mut hasher);
+    moves.hash(&mut hasher);
+    hasher.finish()
 }
 
 /// Whether an input line is a `go` command (however malformed its arguments).

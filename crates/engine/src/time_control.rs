@@ -49,8 +49,9 @@ pub const MIN_MOVES_LEFT: u32 = 40;
 /// slow link or GUI.
 pub const DEFAULT_OVERHEAD: Duration = Duration::from_millis(10);
 
-/// The engine's estimate of what a searched move costs past its budget, after a move that
-/// cost `observed` past it (`None`: a move that did not search, or could not tell): the
+/// The engine's estimate of what a move costs past its budget (a search answering late, or
+/// the clock charging more than the search took), after a move that cost `observed` past it
+/// (`None`: a move that did not search, or could not tell): the
 /// largest recent cost, forgotten by an eighth a move, so one slow move on a busy machine does
 /// not stop the engine from searching for long. The estimate is added to the overhead
 /// ([`move_budget`]): a CPU network's search answers one evaluation late (10–40 ms), far more

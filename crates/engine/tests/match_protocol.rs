@@ -320,3 +320,42 @@ fn an_overlong_line_is_refused_and_reading_goes_on() {
     assert!(out.iter().any(|l| l == "readyok"));
     assert_eq!(bestmoves(&out).len(), 1);
 }
+
+/// The clock tells what a move really cost: when the same game comes back two plies later
+/// with a second gone from the side's clock, far more than the move's budget, the engine
+/// reserves that cost for the moves to come and stops searching; a `go` of another game
+/// teaches it nothing.
+#[test]
+fn what_the_clock_charged_a_move_is_learnt_for_the_moves_to_come() {
+    let searched = |out: &[String]| out.iter().any(|l| l.starts_with("info visits "));
+    for continues in [true, false] {
+        let (mut engine, lines) = engine();
+        let mut game = Game::new(RulesOptions::default());
+        let first = game.legal_moves()[if continues { 0 } else { 1 }];
+        game.play(first);
+        send(&mut engine, &format!("position startpos moves {first}"));
+        send(&mut engine, "go btime 60000 wtime 60000");
+        engine.wait();
+        assert!(searched(&lines.lines()), "60 s searches");
+        let mut game = Game::new(RulesOptions::default());
+        for _ in 0..3 {
+            let mv = game.legal_moves()[0];
+            game.play(mv);
+        }
+        let moves: Vec<String> = game.moves().map(|m| m.to_string()).collect();
+        let seen = lines.lines().len();
+        send(
+            &mut engine,
+            &format!("position startpos moves {}", moves.join(" ")),
+        );
+        send(&mut engine, "go btime 60000 wtime 59000");
+        engine.wait();
+        let out = lines.lines()[seen..].to_vec();
+        assert_eq!(bestmoves(&out).len(), 1, "{out:#?}");
+        assert_eq!(
+            searched(&out),
+            !continues,
+            "continues: {continues}: {out:#?}"
+        );
+    }
+}
