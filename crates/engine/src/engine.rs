@@ -399,8 +399,10 @@ impl Engine {
     /// read and played: replaying hundreds of plies on every move cost milliseconds of the
     /// clock each time, outside the search and outside its time budget.
     fn rebuild_game(&mut self, start: Position, moves: Vec<String>) -> Result<(), String> {
+        // (A game given by `set_game` carries a history of its own: not continued.)
         let continues = start == self.start
             && *self.game.options() == self.settings.rules
+            && self.game.plies_played() as usize == self.move_texts.len()
             && moves.starts_with(&self.move_texts);
         let (mut game, played) = if continues {
             (self.game.clone(), self.move_texts.len())

@@ -181,6 +181,25 @@ fn a_resent_game_gives_the_same_position_as_a_fresh_replay() {
     assert_eq!(state(&engine), fresh(&texts[..6], rules));
 }
 
+/// A game handed over by `set_game` carries its own history; a `position` from its current
+/// position starts a fresh game rather than continuing that history.
+#[test]
+fn a_position_after_set_game_is_read_afresh() {
+    let mut game = Game::new(RulesOptions::default());
+    for _ in 0..4 {
+        let mv = game.legal_moves()[0];
+        game.play(mv);
+    }
+    let ksfen = game.position().to_ksfen(true);
+    let (mut engine, lines) = engine();
+    engine.set_game(game);
+    assert_eq!(engine.game().plies_played(), 4);
+    feed(&mut engine, &[&format!("position ksfen {ksfen}")]);
+    assert_eq!(errors(&lines.lines()), 0);
+    assert_eq!(engine.game().plies_played(), 0);
+    assert_eq!(engine.game().position().to_ksfen(true), ksfen);
+}
+
 /// `raw` with its escapes replaced: `\\` a backslash, `\u{HEX}` that character.
 fn unescape(raw: &str, at: &str) -> String {
     let mut out = String::new();
