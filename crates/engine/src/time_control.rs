@@ -10,24 +10,25 @@
 //! ```text
 //! moves   = movestogo if given, else max(MIN_MOVES_LEFT, ⌈(EXPECTED_GAME_PLIES − ply) / 2⌉)
 //! hard    = remaining + byoyomi                         what the clock allows for this move
+//! income  = remaining + increment × (moves − 1)         the time of the moves to come
 //! reserve = overhead × moves                            the cost outside the searches to come
-//! target  = max(0, remaining − reserve) / moves + increment + byoyomi
+//! target  = max(0, income − reserve) / moves + byoyomi
 //! budget  = min(target, hard − overhead)                if hard > overhead
 //!           0                                           otherwise (move at once)
 //! ```
 //!
-//! Why sudden death does not run out while the overhead covers the real cost per move: the
-//! remaining time stays above `overhead × moves`. Each move spends `(remaining − reserve) /
-//! moves` plus at most `overhead`, and `moves` falls by one per move of the side, so the
-//! invariant carries over (`r' − R(m−1) = (r − Rm)(1 − 1/m) + R − c ≥ 0` for a real cost
-//! `c ≤ R`). Past the horizon, at the floor of [`MIN_MOVES_LEFT`] moves, the reserve still
+//! Why the clock does not run out while the overhead covers the real cost per move: the slack
+//! `T = income − reserve` stays positive. Each move spends `T / moves` plus at most
+//! `overhead`, and `moves` falls by one per move of the side, so the invariant carries over
+//! (`T' = T(1 − 1/m) + R − c ≥ 0` for a real cost `c ≤ R`). With an increment the cost is paid
+//! out of the increment too: an engine that searched the whole increment and then paid its
+//! overhead on top lost a little on every move. Past the horizon, at the floor of [`MIN_MOVES_LEFT`] moves, the reserve still
 //! pays for that many more moves. What no budget can change is that a clock without increment
 //! ends a game of `remaining / c` moves: at 2 s and a real 5 ms a move, 400 moves (800 plies).
 //! The old rule, `remaining / 50` with no reserve, shrank the clock geometrically to a few
 //! milliseconds by ply 300 and then lost to the fixed cost.
 //!
-//! The increment of *this* move is never counted on beyond its own share (UCI adds it after
-//! the move), byoyomi is spent nearly whole (it does not accumulate), and the budget never
+//! The increment of *this* move is never counted on (UCI adds it after the move), byoyomi is spent nearly whole (it does not accumulate), and the budget never
 //! exceeds `hard − overhead`.
 
 use std::time::Duration;
@@ -114,10 +115,13 @@ pub fn move_budget(clock: &SideClock, overhead: Duration) -> Duration {
         return Duration::ZERO;
     }
     let moves = clock.horizon();
+    // Every increment still to come is money for the moves to come (this move's arrives after
+    // it), and every move, this one included, pays the overhead out of it.
+    let income = clock
+        .remaining
+        .saturating_add(clock.increment.saturating_mul(moves - 1));
     let reserve = overhead.saturating_mul(moves);
-    let target = (clock.remaining.saturating_sub(reserve) / moves)
-        .saturating_add(clock.increment)
-        .saturating_add(clock.byoyomi);
+    let target = (income.saturating_sub(reserve) / moves).saturating_add(clock.byoyomi);
     target.min(hard - overhead)
 }
 
@@ -172,9 +176,13 @@ mod tests {
 
     #[test]
     fn a_clock_smaller_than_its_reserve_spends_only_the_increment() {
-        // 2 s cannot reserve 10 ms for 300 moves: nothing is spent from it, the increment is.
+        // 2 s cannot reserve 10 ms for 300 moves: nothing is spent from it. With an increment,
+        // (2,000 + 100 × 299 − 10 × 300) / 300: the increment less the overhead, and a share.
         assert_eq!(move_budget(&clock(2_000, 0, 0), ms(10)), ms(0));
-        assert_eq!(move_budget(&clock(2_000, 100, 0), ms(10)), ms(100));
+        assert_eq!(
+            move_budget(&clock(2_000, 100, 0), ms(10)),
+            Duration::from_nanos(96_333_333)
+        );
     }
 
     #[test]
@@ -199,8 +207,13 @@ mod tests {
 
     #[test]
     fn a_large_increment_never_pushes_past_the_remaining_time() {
-        // Target 0 + 100 ms, but only 120 ms are left: the cap is 120 − 50.
-        assert_eq!(move_budget(&clock(120, 100, 0), ms(50)), ms(70));
+        // The increments to come make a target of (120 + 100 × 299 − 50 × 300) / 300, about
+        // 50 ms; with a larger increment the cap, 120 − 50, holds.
+        assert_eq!(
+            move_budget(&clock(120, 100, 0), ms(50)),
+            Duration::from_nanos(50_066_666)
+        );
+        assert_eq!(move_budget(&clock(120, 1_000, 0), ms(50)), ms(70));
     }
 
     #[test]
@@ -319,6 +332,19 @@ mod tests {
             ply_lost_on_time(3_000, 0, 0, 10, 10, past_the_horizon),
             Some(EXPECTED_GAME_PLIES)
         );
+        // 10 s + 100 ms with a network that costs 40 ms a move beyond its budget: spending the
+        // whole increment and paying the cost on top drained the clock by 40 ms a move, to
+        // about one increment by ply 500, where one slow move lost the game; paying the cost
+        // out of the increment keeps over half a second in hand to the end.
+        let mut remaining = ms(10_000);
+        for ply in (0..EXPECTED_GAME_PLIES).step_by(2) {
+            let c = SideClock {
+                remaining,
+                ..clock(0, 100, 0).at_ply(ply)
+            };
+            remaining = remaining - move_budget(&c, ms(40)) - ms(40) + ms(100);
+            assert!(remaining > ms(500), "{remaining:?} left at ply {ply}");
+        }
         for (start, increment, byoyomi) in [
             (2_000, 100, 0),
             (10_000, 100, 0),

@@ -65,7 +65,7 @@ fn go_nodes_runs_that_many_simulations() {
 
 /// Under a clock the search uses about its budget, not the whole clock and not nothing: 2 s
 /// cannot keep the 10 ms overhead for each of the 300 moves the opening plans for, so the
-/// engine spends the increment, 100 ms.
+/// engine spends the increment less the overhead, plus a share of the rest: 96 ms.
 #[test]
 fn the_clock_sets_the_search_time() {
     let (mut engine, lines) = engine();
@@ -75,7 +75,7 @@ fn the_clock_sets_the_search_time() {
     let took = start.elapsed();
     let out = lines.lines();
     assert_eq!(bestmoves(&out).len(), 1, "{out:#?}");
-    assert!(took >= Duration::from_millis(100), "{took:?}");
+    assert!(took >= Duration::from_millis(90), "{took:?}");
     assert!(took < Duration::from_millis(1_900), "{took:?}");
     let info = out.iter().rfind(|l| l.starts_with("info visits ")).unwrap();
     assert!(field(info, "visits") > 45, "it searched: {info}");
