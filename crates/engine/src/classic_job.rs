@@ -89,10 +89,11 @@ pub fn run(request: ClassicRequest, engine: &Mutex<ClassicEngine>) {
                 "classic search"
             );
             output.line(&format!("bestmove {}", result.best_move));
+            control.answered(Instant::now());
         }
         None => {
             output.error("the side to move has no legal move");
-            output.line("bestmove none");
+            output.line("bestmove resign");
         }
     }
 }

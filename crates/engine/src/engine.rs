@@ -6,7 +6,10 @@
 //! first waits for the running search to end (a GUI that wants it to end now sends `stop`
 //! first). A search that would never end by itself (`go infinite`, `go ponder` before
 //! `ponderhit`) is stopped instead of waited for, so no input can deadlock the engine. Bad
-//! input of any kind gets an `info string error: …` line and changes nothing.
+//! input of any kind gets an `info string error: …` line and changes nothing — except that a
+//! `go` line always ends in `bestmove`, refused or not, because a match runner waits for one:
+//! a refused `go` moves at once, a search that fails plays a legal move, and a game that is
+//! over answers `resign`.
 
 use std::io::BufRead;
 use std::path::PathBuf;
@@ -29,8 +32,8 @@ use crate::line_reader::{read_bounded_line, Line, MAX_LINE_BYTES};
 use crate::output::Output;
 use crate::protocol_options::{ProtocolOptions, MAX_OVERHEAD_MS};
 use crate::search_control::SearchControl;
-use crate::search_job::{self, SearchRequest};
-use crate::time_control::move_budget;
+use crate::search_job::{self, fallback_bestmove, SearchRequest};
+use crate::time_control::{learn_overshoot, move_budget, SideClock};
 
 /// Whether to keep reading input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -73,6 +76,21 @@ impl Default for EngineSettings {
 pub use koshogi_mcts::MAX_SIMULATIONS;
 pub const MAX_THREADS: u32 = 64;
 
+/// A `go` under a clock, kept to see what the move really cost when the same game comes back
+/// two plies later with the side's new clock.
+#[derive(Clone, Copy, Debug)]
+struct ClockedMove {
+    /// [`game_key`] of the game searched.
+    game: u64,
+    remaining: Duration,
+    increment: Duration,
+    budget: Duration,
+}
+
+/// The most one move's observed cost adds to the learnt cost: a clock that jumps (a GUI that
+/// adjusts it, a stalled machine) must not stop the engine from searching for long.
+const MAX_LEARNT_COST: Duration = Duration::from_secs(1);
+
 struct RunningSearch {
     control: Arc<SearchControl>,
     handle: JoinHandle<Option<EvalThread<Game>>>,
@@ -91,6 +109,13 @@ pub struct Engine {
     /// The classical engine, kept from search to search (its table carries over).
     classic: Option<Arc<Mutex<ClassicEngine>>>,
     running: Option<RunningSearch>,
+    /// What moves cost beyond their budgets, learnt move by move ([`learn_overshoot`]): how
+    /// far past its deadline a search answered, and what the clock charged a move beyond its
+    /// budget (pipes, the GUI, a busy machine's scheduling); reserved on top of the overhead
+    /// under a clock.
+    search_overshoot: Duration,
+    /// The last `go` under a clock (see [`ClockedMove`]).
+    last_clocked: Option<ClockedMove>,
 }
 
 impl Engine {
@@ -106,10 +131,12 @@ impl Engine {
             evaluator: None,
             classic: None,
             running: None,
+            search_overshoot: Duration::ZERO,
+            last_clocked: None,
         }
     }
 
-    /// The same engine with MultiPV and the time-management margin set (clamped to their
+    /// The same engine with MultiPV and the time-management overhead set (clamped to their
     /// ranges), as `setoption` would.
     pub fn with_protocol_options(mut self, options: ProtocolOptions) -> Engine {
         self.protocol = options.clamped();
@@ -174,6 +201,13 @@ impl Engine {
             Ok(None) => return Flow::Continue,
             Err(message) => {
                 self.output.error(&message);
+                if is_go_line(line) {
+                    // A match runner waits for the `bestmove` of every `go` it sends, so a
+                    // refused one still answers, at once (its limits are unknown, and moving
+                    // now is the one choice safe under any clock).
+                    self.wait();
+                    self.answer_at_once("the `go` was refused");
+                }
                 return Flow::Continue;
             }
         };
@@ -234,11 +268,18 @@ impl Engine {
             if running.control.is_held() {
                 running.control.stop();
             }
-            match running.handle.join() {
+            let joined = running.handle.join();
+            self.search_overshoot =
+                learn_overshoot(self.search_overshoot, running.control.overshoot());
+            match joined {
                 Ok(evaluator) => self.evaluator = evaluator,
                 Err(_) => {
-                    self.output.error("the search thread failed; bestmove none");
-                    self.output.line("bestmove none");
+                    // No command has changed the game since the search began (they all wait
+                    // for it), so the fallback is a move of the searched position.
+                    let answer = fallback_bestmove(&self.game);
+                    self.output
+                        .error(&format!("the search thread failed; bestmove {answer}"));
+                    self.output.line(&format!("bestmove {answer}"));
                 }
             }
         }
@@ -380,9 +421,23 @@ impl Engine {
     }
 
     /// Replays `moves` from `start` under the current rules; on success it becomes the game.
+    ///
+    /// A match runner sends the whole game before every move, so when `start` and the rules
+    /// are the current game's and its moves are a prefix of `moves`, only the new moves are
+    /// read and played: replaying hundreds of plies on every move cost milliseconds of the
+    /// clock each time, outside the search and outside its time budget.
     fn rebuild_game(&mut self, start: Position, moves: Vec<String>) -> Result<(), String> {
-        let mut game = Game::from_position(start.clone(), self.settings.rules);
-        for (i, text) in moves.iter().enumerate() {
+        // (A game given by `set_game` carries a history of its own: not continued.)
+        let continues = start == self.start
+            && *self.game.options() == self.settings.rules
+            && self.game.plies_played() as usize == self.move_texts.len()
+            && moves.starts_with(&self.move_texts);
+        let (mut game, played) = if continues {
+            (self.game.clone(), self.move_texts.len())
+        } else {
+            (Game::from_position(start.clone(), self.settings.rules), 0)
+        };
+        for (i, text) in moves.iter().enumerate().skip(played) {
             let mv =
                 parse_move(&game, text).map_err(|e| format!("move {} ({text}): {e}", i + 1))?;
             game.play(mv);
@@ -401,20 +456,37 @@ impl Engine {
                 "info string game over: {}",
                 termination_text(outcome)
             ));
-            self.output.line("bestmove none");
+            self.output.line("bestmove resign");
+            return;
+        }
+        self.learn_from_the_clock(&limits);
+        let time_budget = self.time_budget(&limits);
+        if let (Some(clock), Some(budget)) = (self.side_clock(&limits), time_budget) {
+            if !limits.holds_bestmove() {
+                self.last_clocked = Some(ClockedMove {
+                    game: game_key(&self.start, &self.move_texts),
+                    remaining: clock.remaining,
+                    increment: clock.increment,
+                    budget,
+                });
+            }
+        }
+        if time_budget == Some(Duration::ZERO) && !limits.holds_bestmove() {
+            self.answer_at_once("no search time on this clock");
             return;
         }
         if let Some(spec) = self.settings.classic {
-            self.go_classic(spec, limits, received);
+            self.go_classic(spec, limits, time_budget, received);
             return;
         }
         if let Err(message) = self.ensure_evaluator() {
-            self.output.error(&message);
-            self.output.line("bestmove none");
+            let answer = fallback_bestmove(&self.game);
+            self.output
+                .error(&format!("{message}; without a search, bestmove {answer}"));
+            self.output.line(&format!("bestmove {answer}"));
             return;
         }
         let evaluator = self.evaluator.take().expect("ensured above");
-        let time_budget = self.time_budget(&limits);
         let visits = match limits.visits {
             Some(v) => v,
             None if time_budget.is_some() || limits.holds_bestmove() => MAX_SIMULATIONS,
@@ -450,9 +522,11 @@ impl Engine {
         match spawned {
             Ok(handle) => self.running = Some(RunningSearch { control, handle }),
             Err(err) => {
-                self.output
-                    .error(&format!("cannot start the search thread: {err}"));
-                self.output.line("bestmove none");
+                let answer = fallback_bestmove(&self.game);
+                self.output.error(&format!(
+                    "cannot start the search thread: {err}; bestmove {answer}"
+                ));
+                self.output.line(&format!("bestmove {answer}"));
             }
         }
     }
@@ -460,8 +534,13 @@ impl Engine {
     /// A `go` of the classical engine: the same clock handling and control as the network's
     /// search; nodes from `go nodes`, else the settings' own limit unless a clock, `movetime`
     /// or `go infinite`/`ponder` decides when to stop.
-    fn go_classic(&mut self, spec: ClassicSpec, limits: GoLimits, received: Instant) {
-        let time_budget = self.time_budget(&limits);
+    fn go_classic(
+        &mut self,
+        spec: ClassicSpec,
+        limits: GoLimits,
+        time_budget: Option<Duration>,
+        received: Instant,
+    ) {
         let nodes = match limits.visits {
             Some(visits) => Some(u64::from(visits)),
             None if time_budget.is_some() || limits.holds_bestmove() => None,
@@ -497,25 +576,67 @@ impl Engine {
         match spawned {
             Ok(handle) => self.running = Some(RunningSearch { control, handle }),
             Err(err) => {
-                self.output
-                    .error(&format!("cannot start the search thread: {err}"));
-                self.output.line("bestmove none");
+                let answer = fallback_bestmove(&self.game);
+                self.output.error(&format!(
+                    "cannot start the search thread: {err}; bestmove {answer}"
+                ));
+                self.output.line(&format!("bestmove {answer}"));
             }
         }
     }
 
+    /// Answers a `go` without searching or evaluating ([`fallback_bestmove`]): a refused `go`,
+    /// or a clock that leaves no search time. Even a move of the network's root evaluation
+    /// costs milliseconds a CPU clock of 2 s for 300 moves does not have; this costs about one.
+    fn answer_at_once(&mut self, why: &str) {
+        self.search_overshoot = learn_overshoot(self.search_overshoot, None);
+        let answer = fallback_bestmove(&self.game);
+        self.output
+            .line(&format!("info string {why}: greedy move without a search"));
+        self.output.line(&format!("bestmove {answer}"));
+    }
+
     /// The search time of a `go`: `movetime`, the clock's budget for the side to move
-    /// ([`move_budget`]), or the shorter of the two; `None` when it names neither.
+    /// ([`move_budget`], with the move horizon of the position's ply and the overhead plus what
+    /// searches have been answering past their deadlines), or the shorter of the two; `None`
+    /// when it names neither.
     fn time_budget(&self, limits: &GoLimits) -> Option<Duration> {
-        let side = self.game.position().side_to_move();
-        let clock = limits
-            .clock
-            .for_side(side)
-            .map(|clock| move_budget(&clock, self.protocol.overhead));
+        let clock = self.side_clock(limits).map(|clock| {
+            let overhead = self.protocol.overhead + self.search_overshoot;
+            move_budget(&clock, overhead)
+        });
         match (limits.movetime, clock) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         }
+    }
+
+    /// The clock of the side to move in a `go`, at the game's ply.
+    fn side_clock(&self, limits: &GoLimits) -> Option<SideClock> {
+        let position = self.game.position();
+        limits
+            .clock
+            .for_side(position.side_to_move())
+            .map(|clock| clock.at_ply(position.ply()))
+    }
+
+    /// When this `go` continues the game of the last clocked one two plies on, the side's
+    /// clock tells what that move really cost: its time then, plus the increment, minus its
+    /// time now. What it cost beyond its budget is learnt as a cost of every move. The engine
+    /// sees only its own side of the pipe; the clock sees everything (a loaded machine's
+    /// scheduling cost 5 ms a move, and single moves over 100 ms, in 2 s games on 2 cores).
+    fn learn_from_the_clock(&mut self, limits: &GoLimits) {
+        let (Some(previous), Some(clock)) = (self.last_clocked.take(), self.side_clock(limits))
+        else {
+            return;
+        };
+        let played = self.move_texts.len();
+        if played < 2 || previous.game != game_key(&self.start, &self.move_texts[..played - 2]) {
+            return;
+        }
+        let charged = (previous.remaining + previous.increment).saturating_sub(clock.remaining);
+        let beyond = charged.saturating_sub(previous.budget).min(MAX_LEARNT_COST);
+        self.search_overshoot = self.search_overshoot.max(beyond);
     }
 
     fn ensure_evaluator(&mut self) -> Result<(), String> {
@@ -552,6 +673,22 @@ fn build_evaluator(
         }
     }
     .map_err(|e| format!("cannot start the evaluator: {e}"))
+}
+
+/// Identifies a game by its start and moves, to tell whether a `go` continues the game of an
+/// earlier one (a match runner may interleave several games in one engine).
+fn game_key(start: &Position, moves: &[String]) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    start.hash().hash(&mut hasher);
+    start.ply().hash(&mut hasher);
+    moves.hash(&mut hasher);
+    hasher.finish()
+}
+
+/// Whether an input line is a `go` command (however malformed its arguments).
+fn is_go_line(line: &str) -> bool {
+    line.split_whitespace().next() == Some("go")
 }
 
 fn parse_in_range(value: &str, min: u32, max: u32) -> Result<u32, String> {

@@ -43,7 +43,8 @@ impl GoClock {
 
     /// The clock of the side to move, `None` when the line named no clock. A side whose own
     /// fields are missing has zero time left: the safe reading of a half-given clock (the
-    /// engine then moves at once rather than risk a loss on time).
+    /// engine then moves at once rather than risk a loss on time). The ply is 0: the caller
+    /// sets the game's with [`SideClock::at_ply`].
     pub fn for_side(&self, color: Color) -> Option<SideClock> {
         if !self.is_set() {
             return None;
@@ -57,6 +58,7 @@ impl GoClock {
             increment: inc.unwrap_or_default(),
             byoyomi: self.byoyomi.unwrap_or_default(),
             moves_to_go: self.movestogo,
+            ply: 0,
         })
     }
 }

@@ -8,7 +8,7 @@
 //!
 //! * [`command`]: parsing a line into a [`Command`] (pure; every bad line is an error value);
 //!   [`go_limits`]: the arguments of `go` (nodes, movetime, clock, infinite, ponder).
-//! * [`engine`]: the state machine; [`protocol_options`]: MultiPV and the time margin.
+//! * [`engine`]: the state machine; [`protocol_options`]: MultiPV and the time overhead.
 //! * [`time_control`]: the per-move time budget from the clock.
 //! * [`search_job`]: one `go` — a batched PUCT search with visit/time limits and `stop`;
 //!   [`classic_job`]: one `go` of the classical engine instead (`--classic`);

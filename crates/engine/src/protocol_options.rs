@@ -1,4 +1,4 @@
-//! Options that matter only to a protocol client: MultiPV and the time-management margin.
+//! Options that matter only to a protocol client: MultiPV and the time-management overhead.
 //!
 //! Kept apart from [`crate::EngineSettings`] because in-process users (the viewer, `koshogi
 //! play`) build those settings field by field and never print analysis lines or play on a
@@ -17,7 +17,8 @@ pub struct ProtocolOptions {
     /// `info` lines per report: 1 = the played line only, K > 1 = the K most visited root
     /// moves (at most [`MAX_MULTIPV`]).
     pub multipv: u32,
-    /// Safety margin per move under a clock (see [`crate::time_control`]).
+    /// What one move costs outside its search under a clock, reserved for every move to come
+    /// (see [`crate::time_control`]).
     pub overhead: Duration,
 }
 

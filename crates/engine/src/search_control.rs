@@ -4,7 +4,9 @@
 //! [`SearchControl::should_stop`] between batches of leaves (a lock per batch costs nothing next
 //! to an evaluation) and, when it is done, waits in [`SearchControl::wait_until_released`]
 //! while its `bestmove` is held back: `go infinite` and `go ponder` must not answer before
-//! `stop` (or `ponderhit`), even if the tree is complete.
+//! `stop` (or `ponderhit`), even if the tree is complete. The search notes when it answered, so
+//! that the engine learns how far past their deadlines its searches end
+//! ([`SearchControl::overshoot`]).
 
 use std::sync::{Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -18,6 +20,8 @@ struct State {
     deadline: Option<Instant>,
     /// A pondering search's time limit, counted from `ponderhit`.
     budget_after_ponderhit: Option<Duration>,
+    /// When the search wrote its `bestmove`.
+    answered: Option<Instant>,
 }
 
 #[derive(Debug)]
@@ -35,6 +39,7 @@ impl SearchControl {
             pondering: false,
             deadline,
             budget_after_ponderhit: None,
+            answered: None,
         })
     }
 
@@ -47,6 +52,7 @@ impl SearchControl {
             pondering: true,
             deadline: None,
             budget_after_ponderhit: budget,
+            answered: None,
         })
     }
 
@@ -97,6 +103,23 @@ impl SearchControl {
         state.stopped || state.deadline.is_some_and(|d| now >= d)
     }
 
+    /// Notes that the search wrote its `bestmove` at `at`.
+    pub fn answered(&self, at: Instant) {
+        self.lock().answered = Some(at);
+    }
+
+    /// How far past its deadline the search answered (zero when it answered before): what a
+    /// searched move costs beyond its budget — the batch in flight at the deadline, or the
+    /// root's evaluation when the budget is shorter than that. `None` for a search without a
+    /// deadline, one ended by `stop`, or one that has not answered.
+    pub fn overshoot(&self) -> Option<Duration> {
+        let state = self.lock();
+        if state.stopped {
+            return None;
+        }
+        Some(state.answered?.saturating_duration_since(state.deadline?))
+    }
+
     /// Blocks while `bestmove` is held back.
     pub fn wait_until_released(&self) {
         let mut state = self.lock();
@@ -118,6 +141,23 @@ mod tests {
         assert!(!control.should_stop(now));
         assert!(control.should_stop(now + Duration::from_millis(100)));
         assert!(!control.is_held());
+    }
+
+    #[test]
+    fn the_overshoot_is_how_late_past_the_deadline_it_answered() {
+        let now = Instant::now();
+        let deadline = now + Duration::from_millis(100);
+        let control = SearchControl::new(Some(deadline), false);
+        assert_eq!(control.overshoot(), None, "not answered yet");
+        control.answered(deadline + Duration::from_millis(30));
+        assert_eq!(control.overshoot(), Some(Duration::from_millis(30)));
+        control.answered(now);
+        assert_eq!(control.overshoot(), Some(Duration::ZERO), "early is zero");
+        let unbounded = SearchControl::new(None, false);
+        unbounded.answered(now);
+        assert_eq!(unbounded.overshoot(), None, "no deadline");
+        control.stop();
+        assert_eq!(control.overshoot(), None, "ended by stop");
     }
 
     #[test]

@@ -8,10 +8,13 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use koshogi_baselines::greedy::greedy_move;
 use koshogi_mcts::{
     Algorithm, DriverConfig, EvalThread, Phase, Search, SearchConfig, SearchDriver,
 };
-use koshogi_rules::Game;
+use koshogi_rules::{Game, Move};
+use rand::rngs::SmallRng;
+use rand::SeedableRng;
 
 use crate::info::info_lines;
 use crate::output::Output;
@@ -56,9 +59,26 @@ pub fn engine_search_config(visits: u32) -> SearchConfig {
     config
 }
 
+/// A move chosen without any evaluation: the greedy baseline's one ply (the largest immediate
+/// material gain), its ties broken by a generator seeded with the position's hash, so the same
+/// position gets the same move and quiet positions do not all get the first one. `None` when
+/// the side to move has no legal move. About a millisecond: what the engine plays when its
+/// clock leaves no time to search, or when the search cannot answer.
+pub fn instant_move(game: &Game) -> Option<Move> {
+    let mut rng = SmallRng::seed_from_u64(game.position().hash());
+    greedy_move(game, &mut rng)
+}
+
+/// The `bestmove` word of a move chosen without a search ([`instant_move`]), or `resign` when
+/// the side to move has none: a `go` always answers, so a match runner is never left waiting.
+pub fn fallback_bestmove(game: &Game) -> String {
+    instant_move(game).map_or_else(|| "resign".to_string(), |mv| mv.to_string())
+}
+
 /// Runs the search, prints `info` lines and then `bestmove` (after `stop`/`ponderhit` if it is
-/// held back). Returns the evaluation thread if it is still usable (it is dropped after an
-/// evaluation error).
+/// held back): the search's move, or [`fallback_bestmove`] after an error line when it fails.
+/// Returns the evaluation thread if it is still usable (it is dropped after an evaluation
+/// error).
 pub fn run(request: SearchRequest, eval: EvalThread<Game>) -> Option<EvalThread<Game>> {
     let SearchRequest {
         game,
@@ -69,11 +89,16 @@ pub fn run(request: SearchRequest, eval: EvalThread<Game>) -> Option<EvalThread<
         output,
     } = request;
     let report = |lines: Vec<String>| lines.iter().for_each(|l| output.line(l));
+    let fail = |what: String, fallback: &str| {
+        control.wait_until_released();
+        output.error(&format!("{what}; bestmove {fallback}"));
+        output.line(&format!("bestmove {fallback}"));
+        control.answered(Instant::now());
+    };
+    let fallback = fallback_bestmove(&game);
     let mut searches = [Search::new(game, engine_search_config(visits), 0)];
     if let Err(err) = searches[0].start() {
-        control.wait_until_released();
-        output.error(&format!("cannot search: {err}"));
-        output.line("bestmove none");
+        fail(format!("cannot search: {err}"), &fallback);
         return Some(eval);
     }
     // One search: one batch at a time, so it stops between batches.
@@ -101,9 +126,7 @@ pub fn run(request: SearchRequest, eval: EvalThread<Game>) -> Option<EvalThread<
         true
     };
     if let Err(err) = driver.run_until(&mut searches, |_, _| {}, keep_going) {
-        control.wait_until_released();
-        output.error(&format!("evaluation failed: {err}"));
-        output.line("bestmove none");
+        fail(format!("evaluation failed: {err}"), &fallback);
         return None;
     }
     let [mut search] = searches;
@@ -113,11 +136,9 @@ pub fn run(request: SearchRequest, eval: EvalThread<Game>) -> Option<EvalThread<
         Ok(result) => {
             report(info_lines(&search, &result, started.elapsed(), multipv));
             output.line(&format!("bestmove {}", result.chosen_move));
+            control.answered(Instant::now());
         }
-        Err(err) => {
-            output.error(&format!("search produced no move: {err}"));
-            output.line("bestmove none");
-        }
+        Err(err) => fail(format!("search produced no move: {err}"), &fallback),
     }
     Some(driver.into_eval_thread())
 }

@@ -63,8 +63,9 @@ fn go_nodes_runs_that_many_simulations() {
     assert_legal_from_start(&bestmoves(&out)[0]);
 }
 
-/// Under a clock the search uses about its budget (2 s + 100 ms: 2000/50 + 100 = 140 ms),
-/// not the whole clock and not nothing.
+/// Under a clock the search uses about its budget, not the whole clock and not nothing: 2 s
+/// cannot keep the 10 ms overhead for each of the 300 moves the opening plans for, so the
+/// engine spends the increment less the overhead, plus a share of the rest: 96 ms.
 #[test]
 fn the_clock_sets_the_search_time() {
     let (mut engine, lines) = engine();
@@ -74,7 +75,7 @@ fn the_clock_sets_the_search_time() {
     let took = start.elapsed();
     let out = lines.lines();
     assert_eq!(bestmoves(&out).len(), 1, "{out:#?}");
-    assert!(took >= Duration::from_millis(140), "{took:?}");
+    assert!(took >= Duration::from_millis(90), "{took:?}");
     assert!(took < Duration::from_millis(1_900), "{took:?}");
     let info = out.iter().rfind(|l| l.starts_with("info visits ")).unwrap();
     assert!(field(info, "visits") > 45, "it searched: {info}");
@@ -94,15 +95,28 @@ fn byoyomi_is_spent_but_not_overrun() {
     assert!(took < Duration::from_millis(400), "{took:?}");
 }
 
+/// No time left, or a clock too short to keep its reserve: the engine answers at once with a
+/// move chosen without searching or evaluating (no `info visits` line), a legal one.
 #[test]
 fn with_no_time_left_it_still_moves_at_once() {
-    let (mut engine, lines) = engine();
-    let start = Instant::now();
-    send(&mut engine, "go btime 0 wtime 0");
-    engine.wait();
-    assert!(start.elapsed() < Duration::from_millis(500));
-    let out = lines.lines();
-    assert_legal_from_start(&bestmoves(&out)[0]);
+    for go in ["go btime 0 wtime 0", "go btime 2000 wtime 2000"] {
+        let (mut engine, lines) = engine();
+        let start = Instant::now();
+        send(&mut engine, go);
+        engine.wait();
+        assert!(start.elapsed() < Duration::from_millis(500), "{go}");
+        let out = lines.lines();
+        assert!(
+            out.iter().all(|l| !l.starts_with("info visits ")),
+            "{go}: {out:#?}"
+        );
+        assert!(
+            out.iter()
+                .any(|l| l.starts_with("info string no search time")),
+            "{go}: {out:#?}"
+        );
+        assert_legal_from_start(&bestmoves(&out)[0]);
+    }
 }
 
 #[test]
@@ -169,7 +183,8 @@ fn ponderhit_turns_pondering_into_a_timed_search() {
     let hit = Instant::now();
     send(&mut engine, "ponderhit");
     engine.wait();
-    // Budget from the ponderhit: 1000/50 + 200 = 220 ms.
+    // Budget from the ponderhit: byoyomi alone (1 s is less than the 300 moves' reserve of
+    // 10 ms each), 200 ms.
     let took = hit.elapsed();
     assert!(took >= Duration::from_millis(200), "{took:?}");
     assert!(took < Duration::from_millis(1_150), "{took:?}");
@@ -304,4 +319,43 @@ fn an_overlong_line_is_refused_and_reading_goes_on() {
     assert!(out.iter().all(|l| l.len() < 500));
     assert!(out.iter().any(|l| l == "readyok"));
     assert_eq!(bestmoves(&out).len(), 1);
+}
+
+/// The clock tells what a move really cost: when the same game comes back two plies later
+/// with a second gone from the side's clock, far more than the move's budget, the engine
+/// reserves that cost for the moves to come and stops searching; a `go` of another game
+/// teaches it nothing.
+#[test]
+fn what_the_clock_charged_a_move_is_learnt_for_the_moves_to_come() {
+    let searched = |out: &[String]| out.iter().any(|l| l.starts_with("info visits "));
+    for continues in [true, false] {
+        let (mut engine, lines) = engine();
+        let mut game = Game::new(RulesOptions::default());
+        let first = game.legal_moves()[if continues { 0 } else { 1 }];
+        game.play(first);
+        send(&mut engine, &format!("position startpos moves {first}"));
+        send(&mut engine, "go btime 60000 wtime 60000");
+        engine.wait();
+        assert!(searched(&lines.lines()), "60 s searches");
+        let mut game = Game::new(RulesOptions::default());
+        for _ in 0..3 {
+            let mv = game.legal_moves()[0];
+            game.play(mv);
+        }
+        let moves: Vec<String> = game.moves().map(|m| m.to_string()).collect();
+        let seen = lines.lines().len();
+        send(
+            &mut engine,
+            &format!("position startpos moves {}", moves.join(" ")),
+        );
+        send(&mut engine, "go btime 60000 wtime 59000");
+        engine.wait();
+        let out = lines.lines()[seen..].to_vec();
+        assert_eq!(bestmoves(&out).len(), 1, "{out:#?}");
+        assert_eq!(
+            searched(&out),
+            !continues,
+            "continues: {continues}: {out:#?}"
+        );
+    }
 }

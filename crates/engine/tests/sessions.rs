@@ -2,7 +2,8 @@
 //!
 //! The garbage is data: `data/engine/hostile-lines.txt` (format in `data/README.md`) holds the
 //! input lines the engine must refuse, so that one is added without writing Rust; each must be
-//! answered with one error line and change nothing. A file without lines or with an unknown
+//! answered with one error line and change nothing, and a refused `go` must still answer a
+//! legal `bestmove` (a match runner waits for it). A file without lines or with an unknown
 //! escape fails, naming the file and line.
 
 use std::time::{Duration, Instant};
@@ -108,6 +109,97 @@ fn moves_are_accepted_in_hodges_and_canonical_notation() {
     assert_eq!(engine.game().position().hash(), expected.position().hash());
 }
 
+/// A match runner resends the whole game before each move; the engine plays only the new
+/// moves onto its game, which must give the game a fresh replay gives, and anything else (a
+/// different history, other rules, a bad move) must still be read from the start.
+#[test]
+fn a_resent_game_gives_the_same_position_as_a_fresh_replay() {
+    let history = |plies: usize, stride: usize| {
+        let mut game = Game::new(RulesOptions::default());
+        let mut texts = Vec::new();
+        for ply in 0..plies {
+            let legal = game.legal_moves();
+            let mv = legal[((ply + 1) * stride) % legal.len()];
+            texts.push(mv.to_string());
+            game.play(mv);
+        }
+        texts
+    };
+    let texts = history(12, 31);
+    let fresh = |moves: &[String], rules: &str| {
+        let (mut engine, _) = engine();
+        feed(
+            &mut engine,
+            &[
+                &format!("setoption name rules value {rules}"),
+                &format!("position startpos moves {}", moves.join(" ")),
+            ],
+        );
+        (
+            engine.game().position().to_ksfen(true),
+            engine.game().plies_played(),
+        )
+    };
+    let (mut engine, lines) = engine();
+    let state = |engine: &Engine| {
+        (
+            engine.game().position().to_ksfen(true),
+            engine.game().plies_played(),
+        )
+    };
+    for n in 1..=texts.len() {
+        let prefix = &texts[..n];
+        feed(
+            &mut engine,
+            &[&format!("position startpos moves {}", prefix.join(" "))],
+        );
+        assert_eq!(state(&engine), fresh(prefix, "default"), "{n} moves");
+    }
+    // A bad move after a good prefix changes nothing.
+    let bad = format!("position startpos moves {} 1a-1b", texts.join(" "));
+    feed(&mut engine, &[&bad]);
+    assert_eq!(errors(&lines.lines()), 1);
+    assert_eq!(state(&engine), fresh(&texts, "default"));
+    // A history that differs early, then other rules: each read from the start.
+    let other = history(4, 13);
+    assert_ne!(other[0], texts[0]);
+    feed(
+        &mut engine,
+        &[&format!("position startpos moves {}", other.join(" "))],
+    );
+    let expected = fresh(&other, "default");
+    assert_eq!(state(&engine), expected);
+    let rules = r#"{"allow_pass": false}"#;
+    feed(
+        &mut engine,
+        &[
+            &format!("setoption name rules value {rules}"),
+            &format!("position startpos moves {}", texts[..6].join(" ")),
+        ],
+    );
+    assert!(!engine.game().options().allow_pass);
+    assert_eq!(state(&engine), fresh(&texts[..6], rules));
+}
+
+/// A game handed over by `set_game` carries its own history; a `position` from its current
+/// position starts a fresh game rather than continuing that history.
+#[test]
+fn a_position_after_set_game_is_read_afresh() {
+    let mut game = Game::new(RulesOptions::default());
+    for _ in 0..4 {
+        let mv = game.legal_moves()[0];
+        game.play(mv);
+    }
+    let ksfen = game.position().to_ksfen(true);
+    let (mut engine, lines) = engine();
+    engine.set_game(game);
+    assert_eq!(engine.game().plies_played(), 4);
+    feed(&mut engine, &[&format!("position ksfen {ksfen}")]);
+    assert_eq!(errors(&lines.lines()), 0);
+    assert_eq!(engine.game().plies_played(), 0);
+    assert_eq!(engine.game().position().to_ksfen(true), ksfen);
+}
+
 /// `raw` with its escapes replaced: `\\` a backslash, `\u{HEX}` that character.
 fn unescape(raw: &str, at: &str) -> String {
     let mut out = String::new();
@@ -167,14 +259,32 @@ fn garbage_gets_one_error_line_each_and_changes_nothing() {
     let setup = format!("position startpos moves {first}");
     feed(&mut engine, &[&setup]);
     let before = engine.game().position().hash();
+    let after_setup = engine.game().clone();
     let mut failures = Vec::new();
+    let mut refused_gos = 0;
     for (number, line) in hostile_lines() {
         let seen = lines.lines().len();
         feed(&mut engine, &[&line]);
         let output = lines.lines();
         let answer = &output[seen..];
         let at = format!("hostile-lines.txt:{number}: {line:?}");
-        if errors(answer) != 1 || answer.iter().any(|l| l.starts_with("bestmove ")) {
+        let answered: Vec<&str> = answer
+            .iter()
+            .filter_map(|l| l.strip_prefix("bestmove "))
+            .collect();
+        // A refused `go` answers one legal move; any other refused line answers none.
+        let answered_as_it_should = if line.split_whitespace().next() == Some("go") {
+            refused_gos += 1;
+            matches!(answered[..], [mv] if parse_canonical(
+                after_setup.position(),
+                &after_setup.legal_moves(),
+                mv
+            )
+            .is_ok())
+        } else {
+            answered.is_empty()
+        };
+        if errors(answer) != 1 || !answered_as_it_should {
             failures.push(format!("{at} answered {answer:?}"));
         }
         if engine.game().position().hash() != before {
@@ -185,9 +295,11 @@ fn garbage_gets_one_error_line_each_and_changes_nothing() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(refused_gos > 0, "the file has no `go` line");
     // Still alive and playing.
+    let seen = lines.lines().len();
     feed(&mut engine, &["go visits 4", "isready"]);
-    let output = lines.lines();
+    let output = lines.lines()[seen..].to_vec();
     let legal = {
         let mut g = Game::new(RulesOptions::default());
         g.play(g.legal_moves()[0]);
@@ -261,7 +373,7 @@ fn quit_stops_the_search_and_ends_the_session() {
 }
 
 #[test]
-fn a_finished_game_answers_bestmove_none() {
+fn a_finished_game_answers_bestmove_resign() {
     // Only Black's general is left: White no longer survives (§10.1), the game is over.
     let mut position = Position::empty(Color::White);
     position.set_piece(
@@ -280,7 +392,7 @@ fn a_finished_game_answers_bestmove_none() {
     assert!(output
         .iter()
         .any(|l| l.starts_with("info string game over")));
-    assert_eq!(bestmove(&output), "none");
+    assert_eq!(bestmove(&output), "resign");
 }
 
 #[test]

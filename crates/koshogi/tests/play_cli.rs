@@ -88,3 +88,27 @@ fn a_line_that_is_not_utf8_is_refused_and_the_game_goes_on() {
     assert!(out.contains(&format!("you play {hodges}")), "{out}");
     assert!(out.contains("game abandoned"), "{out}");
 }
+
+/// A line of any length was read whole (a 1.5 GB line took 1.65 GB); one longer than the bound
+/// is refused with its length, without being kept, and the game goes on.
+#[test]
+fn an_overlong_line_is_refused_and_the_game_goes_on() {
+    let game = Game::new(RulesOptions::default());
+    let legal = game.legal_moves();
+    let hodges = format_hodges(game.position(), &legal, &legal[3]);
+    let mut input = vec![b'x'; 8 << 20];
+    input.extend_from_slice(format!("\n{hodges}\nquit\n").as_bytes());
+    let out = play_bytes(&["--simulations", "4"], &input);
+    assert!(
+        out.contains("that line is 8388608 bytes, longer than the 4096 accepted"),
+        "{}",
+        &out[..out.len().min(2_000)]
+    );
+    assert!(
+        !out.contains("illegal move"),
+        "{}",
+        &out[..out.len().min(2_000)]
+    );
+    assert!(out.contains(&format!("you play {hodges}")), "{out}");
+    assert!(out.contains("game abandoned"), "{out}");
+}

@@ -23,14 +23,55 @@ pub fn is_store_url(text: &str) -> bool {
     text.contains("://")
 }
 
+/// The scheme of a text that starts like a store URL but lacks its `//` (`file:x`,
+/// `s3:bucket/run`): meant as a URL, it would otherwise become a directory named `file:x` in
+/// the working directory.
+fn scheme_without_slashes(text: &str) -> Option<&str> {
+    let (scheme, _) = text.split_once(':')?;
+    SCHEMES
+        .iter()
+        .any(|known| known.eq_ignore_ascii_case(scheme))
+        .then_some(scheme)
+}
+
+/// Refuses the filesystem root as a run directory: a run writes `config.toml`,
+/// `checkpoints/`, `tb/` and more into its directory, which must not be `/` (however it is
+/// spelled: `/`, `/..`, `file:///`).
+pub(crate) fn refuse_filesystem_root(path: &Path, shown: &str) -> Result<(), StoreError> {
+    let resolved = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
+    if resolved.has_root() && resolved.parent().is_none() {
+        return Err(StoreError::BadUrl {
+            url: shown.to_string(),
+            reason: "the filesystem root cannot hold a run (it would write config.toml, \
+                     checkpoints/ and tb/ into it); name a directory for the run, e.g. \
+                     runs/r1 or file:///srv/runs/r1"
+                .into(),
+        });
+    }
+    Ok(())
+}
+
 impl RunTarget {
     /// Parses `--run`: a path stays a path; a URL opens its store (credentials from the
-    /// environment; nothing is contacted yet).
+    /// environment; nothing is contacted yet). A store scheme without `//` (`file:x`) and the
+    /// filesystem root are refused.
     pub fn parse(run: &Path) -> Result<RunTarget, StoreError> {
-        match run.to_str() {
-            Some(text) if is_store_url(text) => Ok(RunTarget::Remote(RemoteRun::open(text)?)),
-            _ => Ok(RunTarget::Local(run.to_path_buf())),
+        let text = run.to_str();
+        if let Some(text) = text.filter(|text| is_store_url(text)) {
+            return Ok(RunTarget::Remote(RemoteRun::open(text)?));
         }
+        if let Some(scheme) = text.and_then(scheme_without_slashes) {
+            let text = text.unwrap_or_default();
+            return Err(StoreError::BadUrl {
+                url: text.to_string(),
+                reason: format!(
+                    "a store URL needs `{scheme}://` (file:///absolute/path/to/run, \
+                     s3://bucket/prefix); for a local directory with this name, write ./{text}"
+                ),
+            });
+        }
+        refuse_filesystem_root(run, &run.display().to_string())?;
+        Ok(RunTarget::Local(run.to_path_buf()))
     }
 
     /// The path of a local run, or an error telling the user to copy a stored run first.
@@ -73,6 +114,41 @@ mod tests {
             let error = RunTarget::parse(Path::new(bad)).unwrap_err().to_string();
             assert!(error.contains("is not a run location"), "{bad}: {error}");
         }
+    }
+
+    /// `file:x` made a directory `./file:x`; a scheme without `//` is refused, while a
+    /// directory spelled as a relative path is still a directory.
+    #[test]
+    fn a_store_scheme_without_slashes_is_refused_not_made_a_directory() {
+        for bad in ["file:x", "file:/tmp/run", "s3:bucket/run", "MEMORY:run"] {
+            let error = RunTarget::parse(Path::new(bad)).unwrap_err().to_string();
+            assert!(error.contains("needs `"), "{bad}: {error}");
+            assert!(error.contains(&format!("./{bad}")), "{bad}: {error}");
+        }
+        for fine in ["./file:x", "runs/file:x", "notascheme:x"] {
+            assert!(
+                matches!(RunTarget::parse(Path::new(fine)), Ok(RunTarget::Local(_))),
+                "{fine}"
+            );
+        }
+    }
+
+    /// `file:///` wrote config.toml, checkpoints/ and tb/ into `/`.
+    #[test]
+    fn the_filesystem_root_is_refused_as_a_run() {
+        for bad in [
+            "file:///",
+            "file:///..",
+            "file://localhost/",
+            "/",
+            "/..",
+            "//",
+        ] {
+            let error = RunTarget::parse(Path::new(bad)).unwrap_err().to_string();
+            assert!(error.contains("filesystem root"), "{bad}: {error}");
+        }
+        let dir = tempfile::tempdir().unwrap();
+        assert!(RunTarget::parse(dir.path()).is_ok());
     }
 
     #[test]

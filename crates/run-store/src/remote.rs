@@ -129,6 +129,7 @@ impl RemoteRun {
                     let path = url
                         .to_file_path()
                         .map_err(|()| bad_url(text, "not a local path"))?;
+                    crate::location::refuse_filesystem_root(&path, text)?;
                     std::fs::create_dir_all(&path)
                         .map_err(StoreError::local("creating the run directory", &path))?;
                     let store = object_store::local::LocalFileSystem::new_with_prefix(&path)

@@ -21,10 +21,17 @@ pub fn list(app: &App) -> Result<Value, ApiError> {
 /// Reads and replays a record named by the page.
 pub(crate) fn load_record(app: &App, name: &str) -> Result<GameRecord, ApiError> {
     let path = app.run.game_path(name)?;
-    let text = koshogi_rules::game_record::read_record_file(&path)
-        .map_err(|e| ApiError::internal(format!("reading {name}: {e}")))?;
+    // A file that is not a record (not UTF-8, over the size bound, not parsable) is the
+    // named file's problem (422); only a failing read is the server's (500).
+    let text = koshogi_rules::game_record::read_record_file(&path).map_err(|e| {
+        let message = format!("reading {name}: {e}");
+        match e.kind() {
+            std::io::ErrorKind::InvalidData => ApiError::unprocessable(message),
+            _ => ApiError::internal(message),
+        }
+    })?;
     GameRecord::parse(&text, app.rules)
-        .map_err(|e| ApiError::internal(format!("{name} is not a readable game record: {e}")))
+        .map_err(|e| ApiError::unprocessable(format!("{name} is not a readable game record: {e}")))
 }
 
 pub fn game(app: &App, request: &ApiRequest) -> Result<Value, ApiError> {

@@ -49,6 +49,10 @@ pub fn analyze(app: &App, request: &ApiRequest) -> Result<Value, ApiError> {
     // The cap is an input of the network (plies left before adjudication), as in self-play.
     let game = game.with_max_plies(app.max_plies);
     let card = app.run.checkpoint_card(checkpoint)?;
+    // A checkpoint that does not load is the request's problem (422), not the server's.
+    app.network
+        .load(&card)
+        .map_err(|e| ApiError::unprocessable(format!("{checkpoint}: {e}")))?;
     let legal = game.legal_moves();
     if legal.is_empty() {
         return Err(ApiError::conflict(

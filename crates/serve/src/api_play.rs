@@ -3,7 +3,8 @@
 //! legal moves of the piece the user clicked and sends back the move it assembled step by step.
 //!
 //! * `POST /api/play/new` `{opponent: "step-N" | "material", simulations, color: "black"|"white"}`
-//!   → the session's state (the engine has already opened when the user plays White).
+//!   → the session's state (the engine has already opened when the user plays White); a
+//!   checkpoint that does not load is refused here with 422.
 //! * `GET /api/play/state?id=ID` → `{id, human, opponent, simulations, your_turn, board, moves,
 //!   engine}`.
 //! * `GET /api/play/legal?id=ID&square=10m` → `{square, moves: [MoveView…]}`: the legal moves of
@@ -134,7 +135,13 @@ pub fn new_game(app: &App, request: &ApiRequest) -> Result<Value, ApiError> {
         }
         Opponent::Material
     } else {
-        Opponent::Network(app.run.checkpoint_card(&settings.opponent)?)
+        // Loaded now: a broken checkpoint is refused here (422) instead of making a session
+        // whose first move fails.
+        let card = app.run.checkpoint_card(&settings.opponent)?;
+        app.network
+            .load(&card)
+            .map_err(|e| ApiError::unprocessable(format!("{}: {e}", settings.opponent)))?;
+        Opponent::Network(card)
     };
     let mut session = Session {
         game: Game::new(app.rules),

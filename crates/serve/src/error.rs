@@ -57,6 +57,15 @@ impl ApiError {
         }
     }
 
+    /// 422: what the request names exists but cannot be used (a checkpoint that does not
+    /// load, a file in `games/` that is not a game record).
+    pub fn unprocessable(message: impl Into<String>) -> ApiError {
+        ApiError {
+            status: 422,
+            message: message.into(),
+        }
+    }
+
     /// 500: the server failed (unreadable file, network evaluation error).
     pub fn internal(message: impl Into<String>) -> ApiError {
         ApiError {

@@ -39,6 +39,10 @@ pub struct EngineMove {
 }
 
 enum Job {
+    Load {
+        card: PathBuf,
+        reply: Sender<Result<(), String>>,
+    },
     Evaluate {
         card: PathBuf,
         game: Game,
@@ -81,6 +85,17 @@ impl NetworkWorker {
             })
             .map_err(|e| ServeError::Worker(e.to_string()))?;
         Ok(NetworkWorker { jobs })
+    }
+
+    /// Loads a checkpoint's model (kept loaded, as by [`NetworkWorker::evaluate`]), so that a
+    /// checkpoint that cannot be used is refused when it is named, not at its first use.
+    pub fn load(&self, card: &Path) -> Result<(), String> {
+        let (reply, answer) = bounded(1);
+        self.send(Job::Load {
+            card: card.to_path_buf(),
+            reply,
+        })?;
+        answer.recv().map_err(|_| stopped())?
     }
 
     /// The raw network's policy over `game`'s legal moves (in [`Game::legal_moves`] order) and
@@ -142,6 +157,9 @@ struct WorkerState {
 impl WorkerState {
     fn handle(&mut self, job: Job) {
         match job {
+            Job::Load { card, reply } => {
+                let _ = reply.send(self.model(&card).map(|_| ()));
+            }
             Job::Evaluate { card, game, reply } => {
                 let _ = reply.send(self.evaluate(&card, &game));
             }

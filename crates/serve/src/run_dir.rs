@@ -5,11 +5,15 @@
 //! Names coming from the page are checked before they touch the file system: a game is named by
 //! its path relative to the run (`games/game-00ab.txt`), made only of plain components (letters,
 //! digits, `_`, `-`, `.`, not starting with a dot) under `games/` or `arena/`, and must resolve to
-//! a file inside the run (no `..`, no absolute paths, no symbolic link leading out).
+//! a file inside the run (no `..`, no absolute paths, no symbolic link leading out) of at most
+//! [`MAX_RECORD_BYTES`]. A checkpoint is named by its directory (`step-<digits>`), which, with its
+//! model card and weights, must resolve inside the run too. What cannot be opened is not
+//! listed either.
 
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
 
+use koshogi_rules::game_record::MAX_RECORD_BYTES;
 use koshogi_run_store::layout::{
     parse_checkpoint_dir_name, ARENA_DIR, CHECKPOINTS_DIR, LADDER_CSV_FILE,
 };
@@ -115,8 +119,15 @@ impl RunDir {
             if path.is_dir() && depth > 1 {
                 self.collect_games(&path, &name, source, depth - 1, out);
             } else if path.is_file() && file_name.ends_with(".txt") {
-                let modified = entry
-                    .metadata()
+                let metadata = entry.metadata();
+                // Too large to be a record: `game_path` refuses it, so it is not offered.
+                if metadata
+                    .as_ref()
+                    .map_or(true, |m| m.len() > MAX_RECORD_BYTES)
+                {
+                    continue;
+                }
+                let modified = metadata
                     .and_then(|m| m.modified())
                     .ok()
                     .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
@@ -170,11 +181,23 @@ impl RunDir {
         if !resolved.starts_with(&self.root) || !resolved.is_file() {
             return Err(invalid());
         }
+        let bytes = resolved.metadata().map_or(0, |m| m.len());
+        if bytes > MAX_RECORD_BYTES {
+            return Err(ApiError::unprocessable(format!(
+                "{name} is {bytes} bytes, more than a game record can be ({MAX_RECORD_BYTES})"
+            )));
+        }
         Ok(resolved)
     }
 
-    /// The run's checkpoints by step (temporary directories are skipped; an unreadable
-    /// `checkpoints/` lists none).
+    /// Whether `path` exists and resolves inside the run (a symbolic link may lead out).
+    fn resolves_inside(&self, path: &Path) -> bool {
+        path.canonicalize()
+            .is_ok_and(|resolved| resolved.starts_with(&self.root))
+    }
+
+    /// The run's checkpoints by step (temporary directories and directories that lead out of
+    /// the run are skipped; an unreadable `checkpoints/` lists none).
     pub fn list_checkpoints(&self) -> Vec<CheckpointEntry> {
         let dir = self.root.join(CHECKPOINTS_DIR);
         let checkpoints = list_checkpoints(&dir).unwrap_or_else(|e| {
@@ -183,6 +206,7 @@ impl RunDir {
         });
         checkpoints
             .iter()
+            .filter(|c| self.resolves_inside(&c.path))
             .map(|c| CheckpointEntry {
                 name: c.name(),
                 step: c.step,
@@ -190,7 +214,9 @@ impl RunDir {
             .collect()
     }
 
-    /// The model card of the checkpoint directory `name` (`step-<digits>`).
+    /// The model card of the checkpoint directory `name` (`step-<digits>`). The directory,
+    /// the card and its weights must resolve inside the run: a symbolic link out of it (to
+    /// another user's files, say) is refused, as for game records.
     pub fn checkpoint_card(&self, name: &str) -> Result<PathBuf, ApiError> {
         if parse_checkpoint_dir_name(name).is_none() {
             return Err(ApiError::bad_request(format!(
@@ -201,7 +227,25 @@ impl RunDir {
         if !dir.is_dir() {
             return Err(ApiError::not_found(format!("no checkpoint {name}")));
         }
-        koshogi_nn::checkpoint::resolve_card(&dir).map_err(|e| ApiError::not_found(e.to_string()))
+        let leads_out = || {
+            ApiError::bad_request(format!(
+                "checkpoint {name} leads out of the run (a symbolic link); it is not served"
+            ))
+        };
+        if !self.resolves_inside(&dir) {
+            return Err(leads_out());
+        }
+        let card = koshogi_nn::checkpoint::resolve_card(&dir)
+            .map_err(|e| ApiError::not_found(e.to_string()))?;
+        let weights = koshogi_nn::checkpoint::read_card(&card)
+            .ok()
+            .and_then(|c| Some(card.parent()?.join(c.weights_file)));
+        if !self.resolves_inside(&card)
+            || weights.is_some_and(|w| w.exists() && !self.resolves_inside(&w))
+        {
+            return Err(leads_out());
+        }
+        Ok(card)
     }
 }
 

@@ -564,3 +564,120 @@ fn the_page_and_its_assets_are_served_from_the_binary() {
     let run = ok(app.handle(&ApiRequest::get("/api/run")));
     assert_eq!(run["geometry"]["cell"], koshogi_viewer::CELL);
 }
+
+/// Copies the run's checkpoint directory to `to` (its card and weights); returns the path of
+/// the copied weights file.
+fn copy_checkpoint(root: &Path, to: &Path) -> std::path::PathBuf {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(root.join("checkpoints").join(CHECKPOINT)).unwrap() {
+        let entry = entry.unwrap();
+        std::fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
+    }
+    std::fs::read_dir(to)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "safetensors"))
+        .expect("a weights file")
+}
+
+/// The `name` of each entry of the list `key` in an answer.
+fn listed_names(answer: &Value, key: &str) -> Vec<String> {
+    answer[key]
+        .as_array()
+        .unwrap_or_else(|| panic!("no list {key} in {answer}"))
+        .iter()
+        .map(|entry| entry["name"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// A checkpoint directory that is a symbolic link out of the run was listed and loaded by
+/// `/api/analyze`; it is neither now, and naming it is a 400.
+#[cfg(unix)]
+#[test]
+fn a_checkpoint_linked_from_outside_the_run_is_not_listed_or_loaded() {
+    let dir = tempfile::tempdir().unwrap();
+    write_run(dir.path());
+    let outside = tempfile::tempdir().unwrap();
+    copy_checkpoint(dir.path(), outside.path());
+    let linked = "step-000000020";
+    std::os::unix::fs::symlink(outside.path(), dir.path().join("checkpoints").join(linked))
+        .unwrap();
+    let app = app(dir.path());
+    let listed = ok(app.handle(&ApiRequest::get("/api/checkpoints")));
+    assert_eq!(listed_names(&listed, "checkpoints"), [CHECKPOINT]);
+    let (status, message) = error(&app.handle(&ApiRequest::get(&format!(
+        "/api/analyze?checkpoint={linked}&game={}",
+        enc(RECORD_NAME)
+    ))));
+    assert_eq!(status, 400, "{message}");
+    assert!(message.contains("leads out of the run"), "{message}");
+    // A weights file linked from outside, in a directory of the run, is refused too.
+    let weights = copy_checkpoint(dir.path(), &dir.path().join("checkpoints/step-000000030"));
+    std::fs::remove_file(&weights).unwrap();
+    let outside_weights = outside.path().join(weights.file_name().unwrap());
+    std::os::unix::fs::symlink(&outside_weights, &weights).unwrap();
+    let (status, message) = error(&app.handle(&ApiRequest::post_json(
+        "/api/play/new",
+        &json!({"opponent": "step-000000030", "simulations": 0}),
+    )));
+    assert_eq!(status, 400, "{message}");
+}
+
+/// A play session against a checkpoint that does not load was created (200) and failed on its
+/// first move (500); it is refused when it is created, with 422 and the reason.
+#[test]
+fn a_game_against_a_broken_checkpoint_is_refused_when_it_is_created() {
+    let dir = tempfile::tempdir().unwrap();
+    write_run(dir.path());
+    let weights = copy_checkpoint(dir.path(), &dir.path().join("checkpoints/step-000000020"));
+    // The card is fine; the weights are not what it says.
+    std::fs::write(&weights, b"not weights").unwrap();
+    let app = app(dir.path());
+    let (status, message) = error(&app.handle(&ApiRequest::post_json(
+        "/api/play/new",
+        &json!({"opponent": "step-000000020", "simulations": 0, "color": "black"}),
+    )));
+    assert_eq!(status, 422, "{message}");
+    assert!(message.contains("step-000000020"), "{message}");
+    let (status, message) = error(&app.handle(&ApiRequest::get(&format!(
+        "/api/analyze?checkpoint=step-000000020&game={}",
+        enc(RECORD_NAME)
+    ))));
+    assert_eq!(status, 422, "{message}");
+    // The good checkpoint still plays.
+    ok(app.handle(&ApiRequest::post_json(
+        "/api/play/new",
+        &json!({"opponent": CHECKPOINT, "simulations": 0, "color": "black"}),
+    )));
+}
+
+/// A file in `games/` larger than a record can be answered 500 and stayed listed; it is not
+/// listed, and naming it is a 422.
+#[test]
+fn an_oversized_file_among_the_games_is_not_listed_and_refused_with_422() {
+    let dir = tempfile::tempdir().unwrap();
+    write_run(dir.path());
+    let name = "games/game-0000000000000002.txt";
+    let file = std::fs::File::create(dir.path().join(name)).unwrap();
+    file.set_len(koshogi_rules::game_record::MAX_RECORD_BYTES + 1)
+        .unwrap();
+    let app = app(dir.path());
+    let games = ok(app.handle(&ApiRequest::get("/api/games")));
+    assert_eq!(listed_names(&games, "games"), [RECORD_NAME]);
+    for url in [
+        format!("/api/game?name={}", enc(name)),
+        format!("/api/game/position?name={}&ply=0", enc(name)),
+    ] {
+        let (status, message) = error(&app.handle(&ApiRequest::get(&url)));
+        assert_eq!(status, 422, "{url}: {message}");
+    }
+    // A record-sized file that is not a record is the file's problem too, not the server's.
+    std::fs::write(
+        dir.path().join(name),
+        "[Black \"x\"]\n\nthis is not a move\n",
+    )
+    .unwrap();
+    let (status, message) =
+        error(&app.handle(&ApiRequest::get(&format!("/api/game?name={}", enc(name)))));
+    assert_eq!(status, 422, "{message}");
+}

@@ -30,8 +30,9 @@ pub struct EngineArgs {
     /// `setoption name MultiPV value K`.
     #[arg(long, default_value_t = 1)]
     pub multipv: u32,
-    /// Safety margin per move under a clock, in milliseconds (time for everything outside
-    /// the search: the pipe, the GUI). Same as `setoption name overhead value MS`.
+    /// What a move costs outside its search under a clock, in milliseconds (reading the
+    /// position, the pipe, the GUI): reserved for every move still to come and kept off the
+    /// time left. Same as `setoption name overhead value MS`.
     #[arg(long, value_name = "MS", default_value_t = ProtocolOptions::default().overhead.as_millis() as u64)]
     pub overhead: u64,
     /// Play with the classical engine instead of the tree search (no network): iterative

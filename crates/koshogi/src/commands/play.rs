@@ -1,18 +1,25 @@
 //! `koshogi play`: a game against the engine in the terminal. The board (as `koshogi show`
 //! draws it) is printed after every move; moves are typed in Hodges or canonical notation, an
 //! illegal one is explained and asked again; `moves` lists the legal moves, `quit` stops.
+//! An input line is read through a bound ([`MAX_INPUT_LINE_BYTES`]): a longer one is refused
+//! without being held in memory.
 
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::{bail, Result};
 use clap::{Args, ValueEnum};
+use koshogi_engine::line_reader::{read_bounded_line, Line};
 use koshogi_engine::{Engine, Output};
 use koshogi_rules::game_record::termination_text;
 use koshogi_rules::notation::{format_hodges, parse_move};
 use koshogi_rules::{Color, Game, Move};
 
 use super::show::render;
+
+/// The longest input line read: a move, `moves` or `quit` is a few dozen bytes; a line of
+/// any length was read whole before (a 1.5 GB line took 1.65 GB of memory).
+pub const MAX_INPUT_LINE_BYTES: usize = 4096;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Side {
@@ -57,7 +64,7 @@ pub fn run(args: PlayArgs) -> Result<()> {
     };
     let mut game = Game::new(options);
     let stdin = std::io::stdin();
-    let mut input = stdin.lock().lines();
+    let mut input = stdin.lock();
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
@@ -79,19 +86,26 @@ pub fn run(args: PlayArgs) -> Result<()> {
         let mv: Move = if game.position().side_to_move() == human {
             write!(out, "your move> ")?;
             out.flush()?;
-            let Some(line) = input.next() else {
-                writeln!(out, "\nend of input; game abandoned")?;
-                return Ok(());
-            };
-            // A line that is not UTF-8 (a stray paste, another encoding) is one bad move, not
-            // the end of the game.
-            let line = match line {
-                Ok(line) => line,
-                Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
+            // A line that is not UTF-8 (a stray paste, another encoding) or too long is one
+            // bad move, not the end of the game.
+            let line = match read_bounded_line(&mut input, MAX_INPUT_LINE_BYTES)? {
+                None => {
+                    writeln!(out, "\nend of input; game abandoned")?;
+                    return Ok(());
+                }
+                Some(Line::Text(line)) => line,
+                Some(Line::NotUtf8) => {
                     writeln!(out, "that line is not UTF-8 text; enter a move")?;
                     continue;
                 }
-                Err(e) => return Err(e.into()),
+                Some(Line::TooLong { bytes }) => {
+                    writeln!(
+                        out,
+                        "that line is {bytes} bytes, longer than the {MAX_INPUT_LINE_BYTES} \
+                         accepted; enter a move"
+                    )?;
+                    continue;
+                }
             };
             let text = line.trim();
             match text {
