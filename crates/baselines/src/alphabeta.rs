@@ -45,8 +45,9 @@ use rand::seq::SliceRandom;
 use rand::Rng;
 
 use koshogi_rules::piece_values::baseline_piece_value;
-use koshogi_rules::{Game, Move, MutualDestruction, NoMoves, Position, RulesOptions};
+use koshogi_rules::{Game, Move, Position, RulesOptions};
 
+use crate::game_end::{command_verdict, no_moves_verdict, Verdict};
 use crate::material::material_balance;
 
 /// Deepest search `ab:<depth>` accepts: in games depth 4 already runs into the budget on most
@@ -317,29 +318,20 @@ impl<'a> Searcher<'a> {
 /// The score for the side to move if the game is over by destroyed command (§10.1), `ply`
 /// plies from the root.
 fn decided(position: &Position, options: &RulesOptions, ply: usize) -> Option<f64> {
-    let me = position.side_to_move();
-    let win = WIN - ply as f64;
-    match (
-        position.survives(me, options),
-        position.survives(me.opposite(), options),
-    ) {
-        (true, true) => None,
-        (false, true) => Some(-win),
-        (true, false) => Some(win),
-        // The mover (the side not to move) destroyed both commands.
-        (false, false) => Some(match options.mutual_destruction {
-            MutualDestruction::MoverWins => -win,
-            MutualDestruction::MoverLoses => win,
-            MutualDestruction::Draw => 0.0,
-        }),
-    }
+    command_verdict(position, options).map(|verdict| verdict_score(verdict, ply))
 }
 
 /// The score for a side to move without any legal move.
 fn no_moves(options: &RulesOptions, ply: usize) -> f64 {
-    match options.no_moves {
-        NoMoves::Loss => -(WIN - ply as f64),
-        NoMoves::Draw => 0.0,
+    verdict_score(no_moves_verdict(options), ply)
+}
+
+/// A win `ply` plies from the root scores `WIN − ply` (faster wins and slower losses first).
+fn verdict_score(verdict: Verdict, ply: usize) -> f64 {
+    match verdict {
+        Verdict::Win => WIN - ply as f64,
+        Verdict::Loss => -(WIN - ply as f64),
+        Verdict::Draw => 0.0,
     }
 }
 

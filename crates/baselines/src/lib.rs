@@ -1,7 +1,7 @@
 //! koshogi-baselines: the classical Ko shogi players, which need no network — greedy material
 //! ([`greedy`]) and alpha-beta over material with captures searched past the horizon
 //! ([`alphabeta`]), both scored by [`material`] — and the names that select them
-//! (`random | greedy | ab:<depth>`, [`BaselineSpec`]).
+//! (`random | greedy | ab:<depth> | classic[@…]`, [`BaselineSpec`]).
 //!
 //! Why a crate of its own: two crates play these players. The arena rates networks against
 //! them (`koshogi arena`, the ladder's anchors, `koshogi eval`) and self-play lets one of them
@@ -14,11 +14,15 @@
 //! * [`spec`]: [`BaselineSpec`], the names and their parser;
 //! * [`greedy`]: one ply, the largest immediate material gain ([`greedy_move`]);
 //! * [`alphabeta`]: fixed-depth negamax with quiescence and a move budget ([`alphabeta_move`]);
+//! * [`classic`]: the classical engine (iterative deepening, transposition table, positional
+//!   evaluation; [`ClassicSpec`] its settings);
+//! * [`game_end`]: game end as the searches see it (one reading of the rule options);
 //! * [`material`]: the material balance both score with, on the rules crate's baseline scale
 //!   ([`koshogi_rules::piece_values::baseline_piece_value`], the one piece-value table).
 
 pub mod alphabeta;
 pub mod classic;
+pub mod game_end;
 pub mod greedy;
 pub mod material;
 pub mod spec;

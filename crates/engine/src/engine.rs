@@ -492,15 +492,7 @@ impl Engine {
             None if time_budget.is_some() || limits.holds_bestmove() => MAX_SIMULATIONS,
             None => self.settings.simulations,
         };
-        let control = if limits.ponder {
-            SearchControl::pondering(time_budget)
-        } else if limits.infinite {
-            SearchControl::new(None, true)
-        } else {
-            // A deadline too far to represent is no deadline.
-            SearchControl::new(time_budget.and_then(|t| received.checked_add(t)), false)
-        };
-        let control = Arc::new(control);
+        let control = search_control(&limits, time_budget, received);
         tracing::debug!(
             visits,
             budget_ms = time_budget.map(|t| t.as_millis() as u64),
@@ -546,13 +538,7 @@ impl Engine {
             None if time_budget.is_some() || limits.holds_bestmove() => None,
             None => spec.limits().nodes,
         };
-        let control = Arc::new(if limits.ponder {
-            SearchControl::pondering(time_budget)
-        } else if limits.infinite {
-            SearchControl::new(None, true)
-        } else {
-            SearchControl::new(time_budget.and_then(|t| received.checked_add(t)), false)
-        });
+        let control = search_control(&limits, time_budget, received);
         let engine = self
             .classic
             .get_or_insert_with(|| Arc::new(Mutex::new(ClassicEngine::new(spec.config()))))
@@ -655,6 +641,22 @@ impl Drop for Engine {
         }
         self.wait();
     }
+}
+
+/// What a `go` hands its search: a pondering search, one held until `stop` (`go infinite`), or
+/// one with a deadline `time_budget` after `received` (a deadline too far to represent is none).
+fn search_control(
+    limits: &GoLimits,
+    time_budget: Option<Duration>,
+    received: Instant,
+) -> Arc<SearchControl> {
+    Arc::new(if limits.ponder {
+        SearchControl::pondering(time_budget)
+    } else if limits.infinite {
+        SearchControl::new(None, true)
+    } else {
+        SearchControl::new(time_budget.and_then(|t| received.checked_add(t)), false)
+    })
 }
 
 /// The evaluation thread: the checkpoint's network, or the material evaluator.

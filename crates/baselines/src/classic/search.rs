@@ -40,7 +40,9 @@ use std::time::{Duration, Instant};
 use rand::seq::SliceRandom;
 use rand::Rng;
 
-use koshogi_rules::{Game, Move, MutualDestruction, NoMoves, Position, RulesOptions};
+use koshogi_rules::{Game, Move, Position, RulesOptions};
+
+use crate::game_end::{command_verdict, no_moves_verdict, Verdict};
 
 use super::eval::{evaluate, piece_centipawns, EvalTerms};
 use super::exchange::static_exchange;
@@ -722,28 +724,19 @@ fn score_from_table(score: i32, ply: usize) -> i32 {
 
 /// The score for the side to move if the game is over by destroyed command (§10.1).
 fn decided(position: &Position, options: &RulesOptions, ply: usize) -> Option<i32> {
-    let me = position.side_to_move();
-    let win = WIN - ply as i32;
-    match (
-        position.survives(me, options),
-        position.survives(me.opposite(), options),
-    ) {
-        (true, true) => None,
-        (false, true) => Some(-win),
-        (true, false) => Some(win),
-        // The mover (the side not to move) destroyed both commands.
-        (false, false) => Some(match options.mutual_destruction {
-            MutualDestruction::MoverWins => -win,
-            MutualDestruction::MoverLoses => win,
-            MutualDestruction::Draw => 0,
-        }),
-    }
+    command_verdict(position, options).map(|verdict| verdict_score(verdict, ply))
 }
 
 /// The score for a side to move without any legal move.
 fn no_moves(options: &RulesOptions, ply: usize) -> i32 {
-    match options.no_moves {
-        NoMoves::Loss => -(WIN - ply as i32),
-        NoMoves::Draw => 0,
+    verdict_score(no_moves_verdict(options), ply)
+}
+
+/// A win `ply` plies from the root scores `WIN − ply` (faster wins and slower losses first).
+fn verdict_score(verdict: Verdict, ply: usize) -> i32 {
+    match verdict {
+        Verdict::Win => WIN - ply as i32,
+        Verdict::Loss => -(WIN - ply as i32),
+        Verdict::Draw => 0,
     }
 }
