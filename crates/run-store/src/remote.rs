@@ -44,7 +44,7 @@ pub struct ObjectEntry {
 pub const DEFAULT_PATIENCE: Duration = Duration::from_secs(30 * 60);
 /// The longest one attempt of an [`RemoteRun::impatient`] handle may take (a stalled store
 /// holds a request until the client's timeout, minutes).
-const IMPATIENT_DEADLINE: Duration = Duration::from_secs(60);
+const IMPATIENT_DEADLINE: Duration = Duration::from_secs(30);
 /// Backoff between attempts while the store does not answer: doubling from the first to the
 /// last, each pause drawn in its upper half (jitter, so that many processes waiting for one
 /// store do not knock all at once).
@@ -258,7 +258,7 @@ impl RemoteRun {
     }
 
     /// A handle on the same store and outage state whose requests do not wait out an outage:
-    /// one attempt (with `object_store`'s brief retries) of at most a minute, then the error.
+    /// one attempt (with `object_store`'s brief retries) of at most 30 s, then the error.
     /// For a caller that has local work to go on with meanwhile: the trainer trains on the
     /// shards it has while the store is away, instead of stopping to wait for new ones.
     pub fn impatient(&self) -> RemoteRun {
