@@ -2,7 +2,8 @@
 //! reach moto's S3 server (scripts/setup-moto.sh) through a TCP proxy in this test, which
 //! refuses connections and cuts open ones (a store that is down) or holds them without
 //! forwarding a byte (a store that hangs). The roles start while the store is down, then live
-//! through a 5 s outage of each kind. No role may exit; when they are stopped, every shard a
+//! through a 5 s outage of each kind (KOSHOGI_OUTAGE_DOWN_SECONDS and
+//! KOSHOGI_OUTAGE_HANGING_SECONDS set other lengths). No role may exit; when they are stopped, every shard a
 //! worker wrote is in the store and numbered once, with its rows, by the trainer's final state,
 //! and every checkpoint the trainer made is published. The test reads the store directly, not
 //! through the proxy.
@@ -213,6 +214,15 @@ fn outages_announced(roles: &Roles, log: &str) -> usize {
         .count()
 }
 
+/// An outage's length: 5 s, or the number in `name` (0 leaves that outage out; longer ones
+/// measure what the issue asks for, e.g. 60 or 600).
+fn seconds_from_env(name: &str) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(5)
+}
+
 #[test]
 fn roles_live_through_store_outages_and_lose_nothing() {
     let Some(python) = moto_or_skip() else {
@@ -263,9 +273,26 @@ fn roles_live_through_store_outages_and_lose_nothing() {
         },
     );
 
-    for (mode, what) in [(DOWN, "down"), (HANGING, "hanging")] {
+    let outages = [
+        (
+            DOWN,
+            "down",
+            seconds_from_env("KOSHOGI_OUTAGE_DOWN_SECONDS"),
+        ),
+        (
+            HANGING,
+            "hanging",
+            seconds_from_env("KOSHOGI_OUTAGE_HANGING_SECONDS"),
+        ),
+    ];
+    let described: Vec<String> = outages
+        .iter()
+        .filter(|o| o.2 > 0)
+        .map(|(_, what, seconds)| format!("{what} {seconds} s"))
+        .collect();
+    for (mode, what, seconds) in outages.into_iter().filter(|o| o.2 > 0) {
         proxy.set(mode);
-        std::thread::sleep(Duration::from_secs(5));
+        std::thread::sleep(Duration::from_secs(seconds));
         assert_running(
             &roles,
             &mut [
@@ -329,13 +356,19 @@ fn roles_live_through_store_outages_and_lose_nothing() {
     let numbered = numbered_shards(&roles);
     let names: BTreeSet<String> = numbered.iter().map(|(n, _)| n.clone()).collect();
     assert_eq!(names.len(), numbered.len(), "a shard was numbered twice");
-    assert_eq!(names, written, "the trainer's shards differ from the store's");
+    assert_eq!(
+        names, written,
+        "the trainer's shards differ from the store's"
+    );
     assert!(
         numbered.iter().all(|(_, rows)| *rows > 0),
         "a shard was counted without its rows: {numbered:?}"
     );
     let made = local_steps(&trainer_cache(&roles).join("checkpoints"));
-    assert_eq!(end.published, made, "published checkpoints differ from those made");
+    assert_eq!(
+        end.published, made,
+        "published checkpoints differ from those made"
+    );
     assert_eq!(end.latest, made.last().copied());
     for log in ["trainer.err", "worker-a.err", "worker-b.err"] {
         let told = outages_announced(&roles, log);
@@ -346,8 +379,9 @@ fn roles_live_through_store_outages_and_lose_nothing() {
         );
     }
     eprintln!(
-        "{} shards ({} of worker a, {} of b), all numbered once by the trainer; {} checkpoints \
-         made and published, latest {:?}; {:.0} s",
+        "outages {}: no role exited; {} shards ({} of worker a, {} of b), all \
+         numbered once by the trainer; {} checkpoints made and published, latest {:?}; {:.0} s",
+        described.join(", "),
         written.len(),
         end.of_worker("a").count(),
         end.of_worker("b").count(),

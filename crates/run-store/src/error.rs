@@ -109,10 +109,7 @@ fn is_refused_request(text: &str) -> bool {
     let Some(at) = text.find("status code: ") else {
         return false;
     };
-    let code: String = text[at + "status code: ".len()..]
-        .chars()
-        .take(3)
-        .collect();
+    let code: String = text[at + "status code: ".len()..].chars().take(3).collect();
     match code.parse::<u16>() {
         Ok(status) => (400..500).contains(&status) && status != 408 && status != 429,
         Err(_) => false,

@@ -284,26 +284,25 @@ impl RemoteRun {
         let mut failing_since: Option<Instant> = None;
         let mut pause = FIRST_PAUSE;
         loop {
-            let outcome = if self.impatient {
-                match self
-                    .inner
-                    .runtime
-                    .block_on(async { tokio::time::timeout(IMPATIENT_DEADLINE, attempt()).await })
-                {
-                    Ok(result) => result.map_err(|e| self.classify(action, key, e)),
-                    Err(_) => Err(StoreError::TimedOut {
-                        url: self.url().to_string(),
-                        action,
-                        key: key.to_string(),
-                        seconds: IMPATIENT_DEADLINE.as_secs(),
-                    }),
-                }
-            } else {
-                self.inner
-                    .runtime
-                    .block_on(attempt())
-                    .map_err(|e| self.classify(action, key, e))
-            };
+            let outcome =
+                if self.impatient {
+                    match self.inner.runtime.block_on(async {
+                        tokio::time::timeout(IMPATIENT_DEADLINE, attempt()).await
+                    }) {
+                        Ok(result) => result.map_err(|e| self.classify(action, key, e)),
+                        Err(_) => Err(StoreError::TimedOut {
+                            url: self.url().to_string(),
+                            action,
+                            key: key.to_string(),
+                            seconds: IMPATIENT_DEADLINE.as_secs(),
+                        }),
+                    }
+                } else {
+                    self.inner
+                        .runtime
+                        .block_on(attempt())
+                        .map_err(|e| self.classify(action, key, e))
+                };
             let error = match outcome {
                 Ok(value) => {
                     self.answered();
@@ -662,7 +661,11 @@ mod tests {
         let started = Instant::now();
         let error = run.get("k", 10).unwrap_err();
         assert!(matches!(error, StoreError::GaveUp { .. }), "{error}");
-        assert!(started.elapsed() >= Duration::from_secs(2), "{:?}", started.elapsed());
+        assert!(
+            started.elapsed() >= Duration::from_secs(2),
+            "{:?}",
+            started.elapsed()
+        );
 
         // The store comes back 3 s into a request: the request waits and gets the object.
         let run = run.with_patience(Duration::from_secs(120));
@@ -681,7 +684,11 @@ mod tests {
         });
         let started = Instant::now();
         assert_eq!(run.get("k", 10).unwrap(), Some(b"hello".to_vec()));
-        assert!(started.elapsed() >= Duration::from_secs(3), "{:?}", started.elapsed());
+        assert!(
+            started.elapsed() >= Duration::from_secs(3),
+            "{:?}",
+            started.elapsed()
+        );
         server.join().unwrap();
     }
 

@@ -342,9 +342,8 @@ async fn connection(
     let _ = stream.set_nodelay(true);
     let limits = shared.limits;
     let place = Arc::new(place);
-    let service = hyper::service::service_fn(move |request| {
-        answer(shared.clone(), place.clone(), request)
-    });
+    let service =
+        hyper::service::service_fn(move |request| answer(shared.clone(), place.clone(), request));
     let mut builder = hyper::server::conn::http1::Builder::new();
     // hyper's header deadline only works with a timer.
     builder

@@ -100,4 +100,3 @@ pub fn start_moto(python: &PathBuf, log: &std::path::Path) -> Moto {
     }
     Moto { child, port }
 }
-
