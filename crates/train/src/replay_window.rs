@@ -179,7 +179,7 @@ impl ReplayWindow {
             let index = self.push_known(KnownShard { file: name, rows });
             match loaded {
                 Some(shard) => {
-                    self.loaded.insert(index, Arc::new(shard));
+                    self.loaded.insert(index, Arc::from(shard));
                 }
                 None => {
                     report.unreadable += 1;
@@ -221,7 +221,7 @@ impl ReplayWindow {
             let name = &self.known[i].file;
             match open_shard(self.source.as_ref(), name) {
                 Opened::Loaded(shard) if shard.arrays.len() as u64 == self.known[i].rows => {
-                    self.loaded.insert(i, Arc::new(shard));
+                    self.loaded.insert(i, Arc::from(shard));
                 }
                 Opened::Loaded(shard) => {
                     tracing::warn!(
@@ -282,7 +282,7 @@ impl ReplayWindow {
 
 /// What reading one shard for the window gave.
 enum Opened {
-    Loaded(LoadedShard),
+    Loaded(Box<LoadedShard>),
     /// The shard cannot be used (a warning named the file): training goes on past it.
     Unreadable,
     /// The source could not be reached: nothing is known about the shard yet.
@@ -319,12 +319,12 @@ fn open_shard(source: &dyn ShardSource, name: &str) -> Opened {
             }
         };
     let arrays = shard.into_arrays();
-    Opened::Loaded(LoadedShard {
+    Opened::Loaded(Box::new(LoadedShard {
         repetitions: arrays.repetition_counts(),
         balances: mover_balances(&arrays),
         arrays,
         rules,
-    })
+    }))
 }
 
 #[cfg(test)]
