@@ -159,7 +159,7 @@ fn pump(mut from: TcpStream, mut to: TcpStream, state: &ProxyState, generation: 
 }
 
 /// Panics with the logs if a role has exited.
-fn assert_running(roles: &Roles, running: &mut [(&str, &mut Role)], when: &str) {
+fn assert_running(roles: &Roles, running: &mut [(&str, Role)], when: &str) {
     for (name, role) in running.iter_mut() {
         if let Some(status) = role.try_wait().unwrap() {
             panic!("{name} exited ({status}) {when}\n{}", roles.logs());
@@ -206,6 +206,19 @@ fn numbered_shards(roles: &Roles) -> Vec<(String, u64)> {
         .collect()
 }
 
+/// The finished files worker `id` has not sent yet: shards and game records.
+fn backlog(roles: &Roles, id: &str) -> usize {
+    let cache = roles.worker_cache(id);
+    ["shards", "games"]
+        .iter()
+        .flat_map(|dir| std::fs::read_dir(cache.join(dir)).into_iter().flatten())
+        .filter(|e| {
+            e.as_ref()
+                .is_ok_and(|e| !e.file_name().to_string_lossy().starts_with('.'))
+        })
+        .count()
+}
+
 /// How many times a role's log announced an outage.
 fn outages_announced(roles: &Roles, log: &str) -> usize {
     std::fs::read_to_string(roles.root.path().join(log))
@@ -248,17 +261,16 @@ fn roles_live_through_store_outages_and_lose_nothing() {
     .unwrap();
 
     // The roles start while the store is down, and wait for it.
-    let mut trainer = roles.trainer();
-    let mut worker_a = roles.worker("a");
-    let mut worker_b = roles.worker("b");
+    // The trainer first, then the workers.
+    let mut running = [
+        ("the trainer", roles.trainer()),
+        ("worker a", roles.worker("a")),
+        ("worker b", roles.worker("b")),
+    ];
     std::thread::sleep(Duration::from_secs(4));
     assert_running(
         &roles,
-        &mut [
-            ("the trainer", &mut trainer),
-            ("worker a", &mut worker_a),
-            ("worker b", &mut worker_b),
-        ],
+        &mut running,
         "while the store was down at its start",
     );
     proxy.set(UP);
@@ -293,27 +305,11 @@ fn roles_live_through_store_outages_and_lose_nothing() {
     for (mode, what, seconds) in outages.into_iter().filter(|o| o.2 > 0) {
         proxy.set(mode);
         std::thread::sleep(Duration::from_secs(seconds));
-        assert_running(
-            &roles,
-            &mut [
-                ("the trainer", &mut trainer),
-                ("worker a", &mut worker_a),
-                ("worker b", &mut worker_b),
-            ],
-            &format!("while the store was {what}"),
-        );
+        assert_running(&roles, &mut running, &format!("while the store was {what}"));
         proxy.set(UP);
         // A role that gave up during the outage may exit only once the store is back.
         std::thread::sleep(Duration::from_secs(3));
-        assert_running(
-            &roles,
-            &mut [
-                ("the trainer", &mut trainer),
-                ("worker a", &mut worker_a),
-                ("worker b", &mut worker_b),
-            ],
-            &format!("after the store was {what}"),
-        );
+        assert_running(&roles, &mut running, &format!("after the store was {what}"));
     }
     let newest_before = before.published.last().copied();
     roles.wait_for(
@@ -327,7 +323,20 @@ fn roles_live_through_store_outages_and_lose_nothing() {
         },
     );
 
-    for (name, worker) in [("worker a", &mut worker_a), ("worker b", &mut worker_b)] {
+    // After a long outage the workers have a backlog of shards and game records to send
+    // (hundreds after 10 minutes); a stop would wait for all of it.
+    let drained = Instant::now();
+    while ["a", "b"].iter().any(|id| backlog(&roles, id) > 8) {
+        assert!(
+            drained.elapsed() < limit,
+            "the workers did not send their backlog within {limit:?}\n{}",
+            roles.logs()
+        );
+        std::thread::sleep(Duration::from_millis(500));
+    }
+    let drained = drained.elapsed();
+    let [(_, trainer), (_, worker_a), (_, worker_b)] = &mut running;
+    for (name, worker) in [("worker a", worker_a), ("worker b", worker_b)] {
         kill(worker, libc::SIGTERM);
         assert!(
             wait_exit(worker, Duration::from_secs(60)),
@@ -345,9 +354,9 @@ fn roles_live_through_store_outages_and_lose_nothing() {
         limit,
         |s| written.iter().all(|name| s.trained_on.contains(name)),
     );
-    kill(&mut trainer, libc::SIGTERM);
+    kill(trainer, libc::SIGTERM);
     assert!(
-        wait_exit(&mut trainer, Duration::from_secs(60)),
+        wait_exit(trainer, Duration::from_secs(60)),
         "the trainer did not stop cleanly\n{}",
         roles.logs()
     );
@@ -380,13 +389,15 @@ fn roles_live_through_store_outages_and_lose_nothing() {
     }
     eprintln!(
         "outages {}: no role exited; {} shards ({} of worker a, {} of b), all \
-         numbered once by the trainer; {} checkpoints made and published, latest {:?}; {:.0} s",
+         numbered once by the trainer; {} checkpoints made and published, latest {:?}; \
+         backlog sent {:.0} s after the wait for new data; {:.0} s in all",
         described.join(", "),
         written.len(),
         end.of_worker("a").count(),
         end.of_worker("b").count(),
         made.len(),
         end.latest,
+        drained.as_secs_f64(),
         started.elapsed().as_secs_f64()
     );
 }
