@@ -6,7 +6,9 @@
 # deploy/slurm/submit.sh with deploy/slurm/tiny.toml — one trainer (`--steps`), a job array of
 # two self-play workers (`--games`), a ladder pass and the gate, all finishing by themselves. It passes
 # when every job completed with exit code 0 and the bucket holds checkpoints (with the
-# checkpoints/latest.json pointer), shards from two workers and arena/ladder.csv.
+# checkpoints/latest.json pointer), shards from two workers and arena/ladder.csv, and the state of
+# the trainer's last checkpoint numbers worker shards (it trained on them: its configuration has
+# it wait for one row more than the local run wrote).
 # Everything it started (jobs, slurmd, slurmctld, munged, moto) is stopped on exit, pass or fail.
 #
 #   scripts/check-slurm.sh                  # the whole check (builds koshogi unless KOSHOGI_BIN)
@@ -280,6 +282,23 @@ if [ "$local_steps" -gt 0 ]; then
     >"$work/logs/local-run.log" 2>&1 || { tail -n 20 "$work/logs/local-run.log" >&2; die "koshogi run failed."; }
   "$bin" store push "$work/local-run" "$run_url" >"$work/logs/push.log" 2>&1 \
     || { tail -n 20 "$work/logs/push.log" >&2; die "koshogi store push failed."; }
+  # The local shards alone would let the Slurm trainer reach its step target before any worker
+  # shard arrives (issue #34: it did, in 0.3 s). Its configuration asks for one row more than
+  # they hold before it trains, so what it trains on includes the workers' shards.
+  local_rows="$("$py" - "$work/local-run/shards" <<'PY'
+import ast, glob, sys, zipfile
+rows = 0
+for path in glob.glob(sys.argv[1] + "/shard-*.npz"):
+    with zipfile.ZipFile(path) as shard, shard.open("game_id.npy") as member:
+        head = member.read(4096)
+        rows += ast.literal_eval(head[head.index(b"{"):head.index(b"}") + 1].decode())["shape"][0]
+print(rows)
+PY
+)" || die "could not count the rows of the local run's shards."
+  sed "s/^start_rows = .*/start_rows = $((local_rows + 1))/" "$config" >"$work/slurm.toml"
+  grep -q "^start_rows = $((local_rows + 1))\$" "$work/slurm.toml" || die "could not set start_rows in $work/slurm.toml."
+  say "the local run wrote $local_rows positions; the Slurm trainer starts at $((local_rows + 1))"
+  config="$work/slurm.toml"
 fi
 total_steps=$((local_steps + steps))
 submitted="$(bash "$repo_root/deploy/slurm/submit.sh" --name check --workers 2 \
@@ -366,6 +385,21 @@ ok = (continued and len(steps) >= 1 and pointer and all(n >= 1 for n in per_work
 sys.exit(0 if ok else 1)
 PY
 
+# The trainer trained on the workers' shards, not only on the local run's: the state of its last
+# published checkpoint numbers shards of the Slurm workers.
+"$py" - "$bucket" "run/" <<'PY' || die "the trainer's last published state numbers no shard of a Slurm worker: it did not train on their data."
+import boto3, json, re, sys
+bucket, prefix = sys.argv[1], sys.argv[2]
+s3 = boto3.client("s3")
+read = lambda key: json.loads(s3.get_object(Bucket=bucket, Key=prefix + key)["Body"].read())
+step = read("checkpoints/latest.json")["step"]
+names = [s["file"] for s in read(f"checkpoints/step-{step:09d}/trainer_state.json")["sampler"]["shards"]]
+per_worker = {w: sum(1 for n in names if re.match(rf"shard-\d+-{w}_", n)) for w in ("s1", "s2")}
+print(f"check-slurm: the trainer's state at step {step} numbers {len(names)} shards, "
+      f"of the Slurm workers {per_worker}", file=sys.stderr)
+sys.exit(0 if sum(per_worker.values()) >= 1 else 1)
+PY
+
 if [ "$local_steps" -gt 0 ]; then
   grep -h "resuming from" "$work"/jobs/check-train-*.out | grep -q "step=$local_steps" \
     || die "the Slurm trainer did not resume at the local run's step $local_steps (see $work/jobs)."
@@ -378,4 +412,4 @@ say "koshogi store ls $run_url:"
 passed=1
 [ "$ladder" = 0 ] || say "ladder: $ladder_jobs pass(es), arena/ladder.csv in the store"
 [ "$gate" = 0 ] || say "gate: checkpoints/accepted.json in the store"
-say "PASS: trainer and 2 self-play workers ran under Slurm against moto and exited 0; the store holds checkpoints and shards from 2 workers$([ "$local_steps" = 0 ] || echo ", and the run begun on this machine ($local_steps steps) went on from where it was")."
+say "PASS: trainer and 2 self-play workers ran under Slurm against moto and exited 0; the store holds checkpoints and shards from 2 workers, and the trainer's state numbers worker shards$([ "$local_steps" = 0 ] || echo ", and the run begun on this machine ($local_steps steps) went on from where it was")."

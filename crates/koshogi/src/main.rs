@@ -67,6 +67,22 @@ enum Command {
     Info(commands::info::InfoArgs),
 }
 
+/// `RUST_LOG`, else `info`; `object_store` logs at `warn` unless `RUST_LOG` names it, because it
+/// reports every retry of a request at `info`, and a store outage is to be told once (by
+/// koshogi-run-store), not once per attempt.
+fn log_filter() -> tracing_subscriber::EnvFilter {
+    let asked = std::env::var("RUST_LOG").unwrap_or_default();
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    if asked.contains("object_store") {
+        return filter;
+    }
+    match "object_store=warn".parse() {
+        Ok(directive) => filter.add_directive(directive),
+        Err(_) => filter,
+    }
+}
+
 fn main() {
     // libgomp reads its wait policy when it is loaded, before `main`: restart once with idle
     // OpenMP threads sleeping instead of spinning (5-10x faster inference on 2 shared cores).
@@ -74,10 +90,7 @@ fn main() {
         eprintln!("warning: could not restart with OMP_WAIT_POLICY=PASSIVE ({err}); inference may be slow");
     }
     tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
-        )
+        .with_env_filter(log_filter())
         // Log lines go between redraws of the progress bars, never through them.
         .with_writer(progress::LogWriter)
         // Colour codes only for a terminal: `koshogi run 2>log` gets plain text.

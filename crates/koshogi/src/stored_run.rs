@@ -5,9 +5,16 @@
 //! self-play workers send shards and game records (one atomic put each, then delete them) and
 //! fetch each newly published checkpoint; the trainer publishes its checkpoints (files, marker,
 //! pointer) and prunes the store with the run's keep policy, and reads shards straight from the
-//! store; everyone sends TensorBoard events. A store error that retries cannot fix (denied,
-//! no bucket) stops the process with that message; others are retried on the next pass and
-//! stop it only when they persist.
+//! store; everyone sends TensorBoard events.
+//!
+//! A store that does not answer is waited for, not an error: every request retries with
+//! backoff for the role's `--store-patience` (koshogi-run-store's `RemoteRun`), the outage is
+//! logged once, and the role works locally meanwhile — workers go on playing and queue their
+//! shards in the cache, the trainer trains on the shards it holds (its shard reads do not
+//! wait) and its checkpoints wait in the cache to be published in order. A role started while
+//! the store is away waits for it the same way. A store error that retries cannot fix
+//! (denied, no bucket) stops the process with that message, and so does an outage longer than
+//! the patience.
 
 use std::collections::BTreeSet;
 use std::os::fd::AsRawFd;
@@ -23,7 +30,7 @@ use koshogi_run_store::layout::{
 };
 use koshogi_run_store::local_checkpoints::{list_checkpoints, read_accepted};
 use koshogi_run_store::tree::SentFiles;
-use koshogi_run_store::{checkpoints, outbox, tree, RemoteRun, StoreError};
+use koshogi_run_store::{checkpoints, outbox, tree, RemoteRun, StoreError, DEFAULT_PATIENCE};
 use koshogi_train::checkpoint_manager::{steps_to_keep, CheckpointConfig};
 
 use crate::run_config::RunConfig;
@@ -39,6 +46,34 @@ pub struct StoreOptions {
     /// Seconds between looks at the store (new checkpoints, new shards) and between uploads.
     #[arg(long, value_name = "SECONDS", default_value_t = 10.0, value_parser = positive_seconds)]
     pub poll_seconds: f64,
+    /// How long to wait for a store that does not answer (an outage, or a store not up yet)
+    /// before giving up, in seconds; the process works locally meanwhile.
+    #[arg(long, value_name = "SECONDS", default_value_t = DEFAULT_PATIENCE.as_secs_f64(),
+          value_parser = patience_seconds)]
+    pub store_patience: f64,
+}
+
+impl StoreOptions {
+    pub fn patience(&self) -> Duration {
+        Duration::from_secs_f64(self.store_patience)
+    }
+}
+
+/// Gives `remote` the role's patience and waits until the store answers (a role may start
+/// while the store is away, e.g. a Slurm job during a blip).
+pub fn connect(remote: RemoteRun, options: &StoreOptions) -> Result<RemoteRun> {
+    let remote = remote.with_patience(options.patience());
+    remote.probe()?;
+    Ok(remote)
+}
+
+fn patience_seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if (0.0..=31_536_000.0).contains(&s) => Ok(s),
+        _ => Err(format!(
+            "`{text}` is not a number of seconds in [0, 31536000]"
+        )),
+    }
 }
 
 fn positive_seconds(text: &str) -> Result<f64, String> {
@@ -48,7 +83,8 @@ fn positive_seconds(text: &str) -> Result<f64, String> {
     }
 }
 
-/// Consecutive failed passes (about this many poll intervals) before a process gives up.
+/// Consecutive failed passes (about this many poll intervals) before a process gives up on
+/// an error of its own disk (a store that does not answer is waited for inside each request).
 const MAX_FAILED_PASSES: u32 = 30;
 /// How often TensorBoard's event files are sent.
 const TENSORBOARD_EVERY: Duration = Duration::from_secs(60);
@@ -174,11 +210,15 @@ pub fn resolve_config(
     Ok((parsed, text))
 }
 
-/// Errors no retry can fix.
+/// Errors no further pass can fix: the store refused, or did not answer for longer than the
+/// process's patience.
 fn is_permanent(error: &StoreError) -> bool {
     matches!(
         error,
-        StoreError::Denied { .. } | StoreError::NoBucket { .. } | StoreError::BadUrl { .. }
+        StoreError::Denied { .. }
+            | StoreError::NoBucket { .. }
+            | StoreError::BadUrl { .. }
+            | StoreError::GaveUp { .. }
     )
 }
 

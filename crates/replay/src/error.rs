@@ -88,6 +88,10 @@ pub enum ShardError {
     BadShardName(String),
     #[error("invalid record: {0}")]
     Record(#[from] RecordError),
+    /// The shard source cannot be reached right now (an object store that does not answer):
+    /// nothing is known about the shard, so a reader tries again later instead of skipping it.
+    #[error("{location} is unavailable for now: {reason}")]
+    Unavailable { location: String, reason: String },
 }
 
 impl ShardError {

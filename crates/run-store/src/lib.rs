@@ -18,6 +18,9 @@
 //! both (a crate below this one, because koshogi-nn, koshogi-replay and koshogi-export read and
 //! write files too).
 //!
+//! A store that does not answer is waited for, with backoff, for as long as the process allows
+//! ([`RemoteRun`]): outages are weather, not errors.
+//!
 //! Nothing here knows about training: the roles (`koshogi selfplay`, `train`, `arena`) decide
 //! what to send and fetch. See docs/distributed.md.
 
@@ -36,5 +39,5 @@ pub mod tree;
 
 pub use error::StoreError;
 pub use location::{is_store_url, RunTarget};
-pub use remote::{ObjectEntry, RemoteRun};
+pub use remote::{ObjectEntry, RemoteRun, DEFAULT_PATIENCE};
 pub use shards::StoredShards;

@@ -2,14 +2,23 @@
 //!
 //! The rest of the system is threads, not async tasks, so each [`RemoteRun`] owns a one-thread
 //! tokio runtime and blocks on it. Keys are relative to the run's prefix and checked, so no
-//! key from a listing or a file name can address anything outside the run. Transient failures
-//! (5xx, timeouts, dropped connections) are retried by `object_store` with exponential backoff
-//! ([`retry_config`]); what still fails is reported with the URL, the action and the key.
-
+//! key from a listing or a file name can address anything outside the run.
+//!
+//! Store outages are weather, not errors. Each request is retried twice over: briefly by
+//! `object_store` itself ([`retry_config`]: a dropped connection, one 5xx), and then, while
+//! the failure stays transient ([`StoreError::is_transient`]: unreachable, stalled, 5xx), by
+//! [`RemoteRun`] with exponential backoff and jitter for as long as the handle's patience
+//! allows ([`RemoteRun::with_patience`], [`DEFAULT_PATIENCE`] unless the role's setting says
+//! otherwise). An outage is logged once when it starts and once when the store answers again,
+//! however many requests and threads wait through it; what still fails after the patience
+//! is [`StoreError::GaveUp`]. An [`RemoteRun::impatient`] handle does not wait: a caller with
+//! local work to go on with (the trainer reading shards) gets the error at once.
 use std::fmt;
+use std::future::Future;
 use std::path::Path;
-use std::sync::Arc;
-use std::time::Duration;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use futures::TryStreamExt;
 use object_store::path::Path as ObjectPath;
@@ -29,11 +38,26 @@ pub struct ObjectEntry {
     pub size: u64,
 }
 
+/// How long a request waits for a store that does not answer before it fails, unless set
+/// otherwise ([`RemoteRun::with_patience`]): long enough for a restart of the store or a
+/// network blip, short enough that a store gone for good stops the process the same hour.
+pub const DEFAULT_PATIENCE: Duration = Duration::from_secs(30 * 60);
+/// The longest one attempt of an [`RemoteRun::impatient`] handle may take (a stalled store
+/// holds a request until the client's timeout, minutes).
+const IMPATIENT_DEADLINE: Duration = Duration::from_secs(30);
+/// Backoff between attempts while the store does not answer: doubling from the first to the
+/// last, each pause drawn in its upper half (jitter, so that many processes waiting for one
+/// store do not knock all at once).
+const FIRST_PAUSE: Duration = Duration::from_secs(1);
+const LONGEST_PAUSE: Duration = Duration::from_secs(30);
+
 /// A run in object storage: the store, the run's prefix in it, and the runtime its requests
-/// run on. Cheap to clone (shared).
+/// run on. Cheap to clone (shared); clones share the patience and the outage state.
 #[derive(Clone)]
 pub struct RemoteRun {
     inner: Arc<Inner>,
+    /// Give up after one attempt (see [`RemoteRun::impatient`]).
+    impatient: bool,
 }
 
 struct Inner {
@@ -44,6 +68,10 @@ struct Inner {
     /// Which environment variables hold this store's credentials, for error messages.
     credentials_hint: &'static str,
     runtime: tokio::runtime::Runtime,
+    /// How long requests wait through an outage, in milliseconds.
+    patience_ms: AtomicU64,
+    /// When the current outage began (its first failed request), if the store is away.
+    outage: Mutex<Option<Instant>>,
 }
 
 impl fmt::Debug for RemoteRun {
@@ -54,17 +82,18 @@ impl fmt::Debug for RemoteRun {
     }
 }
 
-/// Retries of transient failures: 10 tries with exponential backoff from 100 ms to 15 s, at
-/// most 3 minutes per request (S3 request signatures stay valid for longer than that).
+/// `object_store`'s own retries of a request: a few quick ones (backoff 100 ms to 2 s, 20 s
+/// at most) for a dropped connection or a single 5xx. Longer outages are waited out by
+/// [`RemoteRun`] itself, which logs them once and knows the process's patience.
 pub fn retry_config() -> RetryConfig {
     RetryConfig {
         backoff: object_store::BackoffConfig {
             init_backoff: Duration::from_millis(100),
-            max_backoff: Duration::from_secs(15),
+            max_backoff: Duration::from_secs(2),
             base: 2.0,
         },
-        max_retries: 10,
-        retry_timeout: Duration::from_secs(180),
+        max_retries: 3,
+        retry_timeout: Duration::from_secs(20),
     }
 }
 
@@ -206,8 +235,132 @@ impl RemoteRun {
                 prefix,
                 credentials_hint,
                 runtime,
+                patience_ms: AtomicU64::new(DEFAULT_PATIENCE.as_millis() as u64),
+                outage: Mutex::new(None),
             }),
+            impatient: false,
         })
+    }
+
+    /// Sets how long requests (of this handle and every clone) wait through an outage before
+    /// they fail with [`StoreError::GaveUp`]; zero fails at the first transient error.
+    pub fn with_patience(self, patience: Duration) -> RemoteRun {
+        let millis = u64::try_from(patience.as_millis()).unwrap_or(u64::MAX);
+        self.inner.patience_ms.store(millis, Ordering::SeqCst);
+        self
+    }
+
+    /// How long requests wait through an outage.
+    pub fn patience(&self) -> Duration {
+        if self.impatient {
+            return Duration::ZERO;
+        }
+        Duration::from_millis(self.inner.patience_ms.load(Ordering::SeqCst))
+    }
+
+    /// A handle on the same store and outage state whose requests do not wait out an outage:
+    /// one attempt (with `object_store`'s brief retries) of at most 30 s, then the error.
+    /// For a caller that has local work to go on with meanwhile: the trainer trains on the
+    /// shards it has while the store is away, instead of stopping to wait for new ones.
+    pub fn impatient(&self) -> RemoteRun {
+        RemoteRun {
+            inner: self.inner.clone(),
+            impatient: true,
+        }
+    }
+
+    /// Runs one request (`attempt` makes a fresh future each time) until it succeeds, fails
+    /// for good, or has failed transiently for longer than the patience. Records the outage:
+    /// its start and its end are each logged once, whoever meets them.
+    fn request<T, F, Fut>(
+        &self,
+        action: &'static str,
+        key: &str,
+        attempt: F,
+    ) -> Result<T, StoreError>
+    where
+        F: Fn() -> Fut,
+        Fut: Future<Output = Result<T, object_store::Error>>,
+    {
+        let mut failing_since: Option<Instant> = None;
+        let mut pause = FIRST_PAUSE;
+        loop {
+            let outcome =
+                if self.impatient {
+                    match self.inner.runtime.block_on(async {
+                        tokio::time::timeout(IMPATIENT_DEADLINE, attempt()).await
+                    }) {
+                        Ok(result) => result.map_err(|e| self.classify(action, key, e)),
+                        Err(_) => Err(StoreError::TimedOut {
+                            url: self.url().to_string(),
+                            action,
+                            key: key.to_string(),
+                            seconds: IMPATIENT_DEADLINE.as_secs(),
+                        }),
+                    }
+                } else {
+                    self.inner
+                        .runtime
+                        .block_on(attempt())
+                        .map_err(|e| self.classify(action, key, e))
+                };
+            let error = match outcome {
+                Ok(value) => {
+                    self.answered();
+                    return Ok(value);
+                }
+                Err(error) if !error.is_transient() => {
+                    if !matches!(error, StoreError::Local { .. } | StoreError::BadKey { .. }) {
+                        // The store answered, if only to refuse.
+                        self.answered();
+                    }
+                    return Err(error);
+                }
+                Err(error) => error,
+            };
+            self.unreachable(&error);
+            let since = *failing_since.get_or_insert_with(Instant::now);
+            let patience = self.patience();
+            let waited = since.elapsed();
+            if waited >= patience {
+                if patience.is_zero() {
+                    return Err(error);
+                }
+                return Err(StoreError::GaveUp {
+                    url: self.url().to_string(),
+                    waited_seconds: waited.as_secs(),
+                    last: Box::new(error),
+                });
+            }
+            std::thread::sleep(jittered(pause).min(patience - waited));
+            pause = (pause * 2).min(LONGEST_PAUSE);
+        }
+    }
+
+    /// Notes a transient failure: the first one of an outage is logged.
+    fn unreachable(&self, error: &StoreError) {
+        let mut outage = self.inner.outage.lock().unwrap_or_else(|p| p.into_inner());
+        if outage.is_none() {
+            *outage = Some(Instant::now());
+            let patience = Duration::from_millis(self.inner.patience_ms.load(Ordering::SeqCst));
+            tracing::warn!(
+                "the store does not answer ({error}); working locally meanwhile and retrying with \
+                 backoff, for up to {} s per request",
+                patience.as_secs()
+            );
+        }
+    }
+
+    /// Notes an answer: the end of an outage, if there was one, is logged.
+    fn answered(&self) {
+        let mut outage = self.inner.outage.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(since) = outage.take() {
+            tracing::info!(
+                "{}: the store answers again, after {:.0} s",
+                self.url(),
+                since.elapsed().as_secs_f64()
+            );
+        }
     }
 
     /// The URL as given (without a trailing `/`).
@@ -289,23 +442,22 @@ impl RemoteRun {
     }
 
     /// One request that tells early whether the bucket exists and the credentials can read it.
+    /// A store that does not answer yet is waited for, as any request waits.
     pub fn probe(&self) -> Result<(), StoreError> {
-        let store = self.inner.store.clone();
-        let prefix = self.inner.prefix.clone();
-        self.inner
-            .runtime
-            .block_on(async move { store.list_with_delimiter(Some(&prefix)).await })
-            .map(|_| ())
-            .map_err(|e| self.classify("listing", "", e))
+        let store = &self.inner.store;
+        let prefix = &self.inner.prefix;
+        self.request("listing", "", || async move {
+            store.list_with_delimiter(Some(prefix)).await.map(|_| ())
+        })
     }
 
     /// The object at `key`, or `None` if there is none. Objects over `max_bytes` are refused
     /// before they are read.
     pub fn get(&self, key: &str, max_bytes: u64) -> Result<Option<Vec<u8>>, StoreError> {
         let path = self.object_path(key)?;
-        let store = self.inner.store.clone();
-        let result = self.inner.runtime.block_on(async move {
-            let got = match store.get(&path).await {
+        let (store, path) = (&self.inner.store, &path);
+        let result = self.request("reading", key, || async move {
+            let got = match store.get(path).await {
                 Ok(got) => got,
                 Err(object_store::Error::NotFound { .. }) => return Ok(None),
                 Err(e) => return Err(e),
@@ -315,7 +467,7 @@ impl RemoteRun {
             }
             Ok(Some(Ok(got.bytes().await?.to_vec())))
         });
-        match result.map_err(|e| self.classify("reading", key, e))? {
+        match result? {
             None => Ok(None),
             Some(Ok(bytes)) => Ok(Some(bytes)),
             Some(Err(size)) => Err(StoreError::BadObject {
@@ -330,12 +482,13 @@ impl RemoteRun {
     /// never a part.
     pub fn put(&self, key: &str, bytes: Vec<u8>) -> Result<(), StoreError> {
         let path = self.object_path(key)?;
-        let store = self.inner.store.clone();
-        self.inner
-            .runtime
-            .block_on(async move { store.put(&path, PutPayload::from(bytes)).await })
-            .map(|_| ())
-            .map_err(|e| self.classify("writing", key, e))
+        let (store, path) = (&self.inner.store, &path);
+        // `Bytes` inside: a retry clones a reference, not the data.
+        let payload = PutPayload::from(bytes);
+        self.request("writing", key, || {
+            let payload = payload.clone();
+            async move { store.put(path, payload).await.map(|_| ()) }
+        })
     }
 
     /// Uploads a local file to `key`; returns its size.
@@ -364,12 +517,10 @@ impl RemoteRun {
         } else {
             self.object_path(dir)?
         };
-        let store = self.inner.store.clone();
-        let metas: Vec<object_store::ObjectMeta> = self
-            .inner
-            .runtime
-            .block_on(async move { store.list(Some(&path)).try_collect().await })
-            .map_err(|e| self.classify("listing", dir, e))?;
+        let (store, path) = (&self.inner.store, &path);
+        let metas: Vec<object_store::ObjectMeta> = self.request("listing", dir, || async move {
+            store.list(Some(path)).try_collect().await
+        })?;
         let skip = self.inner.prefix.parts().count();
         let mut entries: Vec<ObjectEntry> = metas
             .into_iter()
@@ -395,16 +546,19 @@ impl RemoteRun {
     /// Removes `key` (already gone is fine).
     pub fn delete(&self, key: &str) -> Result<(), StoreError> {
         let path = self.object_path(key)?;
-        let store = self.inner.store.clone();
-        match self
-            .inner
-            .runtime
-            .block_on(async move { store.delete(&path).await })
-        {
-            Ok(()) | Err(object_store::Error::NotFound { .. }) => Ok(()),
-            Err(e) => Err(self.classify("deleting", key, e)),
-        }
+        let (store, path) = (&self.inner.store, &path);
+        self.request("deleting", key, || async move {
+            match store.delete(path).await {
+                Ok(()) | Err(object_store::Error::NotFound { .. }) => Ok(()),
+                Err(e) => Err(e),
+            }
+        })
     }
+}
+
+/// `pause` shortened by a random part of up to half of it.
+fn jittered(pause: Duration) -> Duration {
+    pause.mul_f64(1.0 - 0.5 * rand::random::<f64>())
 }
 
 /// Joins key segments after checking each: not empty, not `.` or `..`, no `\`, no control
@@ -478,6 +632,65 @@ mod tests {
         assert!(run.download("games/g1.txt", &dest).unwrap());
         assert!(!run.download("games/none.txt", &dest).unwrap());
         assert_eq!(std::fs::read(dest).unwrap(), b"record");
+    }
+
+    #[test]
+    fn a_store_that_is_away_is_waited_for_up_to_the_patience() {
+        use std::io::{Read, Write};
+        use std::net::TcpListener;
+        // The only test here that uses S3 (and so the environment).
+        let port = TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        for (name, value) in [
+            ("AWS_ENDPOINT_URL", format!("http://127.0.0.1:{port}")),
+            ("AWS_ACCESS_KEY_ID", "test".into()),
+            ("AWS_SECRET_ACCESS_KEY", "test".into()),
+            ("AWS_REGION", "us-east-1".into()),
+        ] {
+            std::env::set_var(name, value);
+        }
+        let run = RemoteRun::open("s3://bucket/run")
+            .unwrap()
+            .with_patience(Duration::from_secs(2));
+
+        // Nobody listens: an impatient handle fails at once, a patient one after its patience.
+        let error = run.impatient().get("k", 10).unwrap_err();
+        assert!(error.is_transient(), "{error}");
+        let started = Instant::now();
+        let error = run.get("k", 10).unwrap_err();
+        assert!(matches!(error, StoreError::GaveUp { .. }), "{error}");
+        assert!(
+            started.elapsed() >= Duration::from_secs(2),
+            "{:?}",
+            started.elapsed()
+        );
+
+        // The store comes back 3 s into a request: the request waits and gets the object.
+        let run = run.with_patience(Duration::from_secs(120));
+        let server = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_secs(3));
+            let listener = TcpListener::bind(("127.0.0.1", port)).unwrap();
+            let (mut stream, _) = listener.accept().unwrap();
+            let mut head = Vec::new();
+            let mut byte = [0u8; 1];
+            while !head.ends_with(b"\r\n\r\n") && stream.read(&mut byte).unwrap() == 1 {
+                head.push(byte[0]);
+            }
+            let reply = "HTTP/1.1 200 OK\r\nContent-Length: 5\r\nETag: \"e\"\r\n\
+                         Last-Modified: Tue, 01 Jan 2030 00:00:00 GMT\r\nConnection: close\r\n\r\nhello";
+            stream.write_all(reply.as_bytes()).unwrap();
+        });
+        let started = Instant::now();
+        assert_eq!(run.get("k", 10).unwrap(), Some(b"hello".to_vec()));
+        assert!(
+            started.elapsed() >= Duration::from_secs(3),
+            "{:?}",
+            started.elapsed()
+        );
+        server.join().unwrap();
     }
 
     #[test]

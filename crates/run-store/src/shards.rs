@@ -2,6 +2,11 @@
 //! run. Nothing is cached on disk; the trainer keeps the shards of its window in memory, as it
 //! does for a local run. Listings are made at most once per `min_list_interval`, so a trainer
 //! that polls every two seconds costs the store one listing per interval, not thirty.
+//!
+//! The trainer gives it an [`RemoteRun::impatient`] handle when it follows self-play: while the
+//! store is away, listings and reads fail at once as [`ShardError::Unavailable`], and the
+//! trainer goes on training on the shards it holds (koshogi-train's replay window tries the
+//! same shards again later, never counting one it could not read).
 
 use std::path::PathBuf;
 use std::sync::Mutex;
@@ -11,7 +16,7 @@ use koshogi_replay::{finished_shard_names, Shard, ShardError, ShardSource};
 
 use crate::layout::SHARDS_DIR;
 use crate::remote::MAX_OBJECT_BYTES;
-use crate::RemoteRun;
+use crate::{RemoteRun, StoreError};
 
 /// The `shards/` of a stored run.
 #[derive(Debug)]
@@ -35,7 +40,16 @@ impl StoredShards {
     }
 }
 
-fn store_error(origin: PathBuf, error: crate::StoreError) -> ShardError {
+/// A store error as a shard error: an outage ([`StoreError::is_transient`], or a patience
+/// spent) is [`ShardError::Unavailable`], so that the reader tries again later instead of
+/// skipping the shard; anything else is an I/O error naming the shard.
+fn store_error(origin: PathBuf, error: StoreError) -> ShardError {
+    if error.is_transient() || matches!(error, StoreError::GaveUp { .. }) {
+        return ShardError::Unavailable {
+            location: origin.display().to_string(),
+            reason: error.to_string(),
+        };
+    }
     ShardError::Io {
         path: origin,
         source: std::io::Error::other(error.to_string()),
@@ -75,7 +89,7 @@ impl ShardSource for StoredShards {
             .ok_or_else(|| {
                 store_error(
                     origin.clone(),
-                    crate::StoreError::BadObject {
+                    StoreError::BadObject {
                         url: self.remote.url().to_string(),
                         key: format!("{SHARDS_DIR}/{name}"),
                         reason: "listed but gone".into(),

@@ -7,12 +7,20 @@
 //! Nothing a client declares sizes an allocation or holds a thread: a body declared or sent
 //! beyond [`MAX_BODY_BYTES`] is refused with 413 before it is read (tiny_http, used before,
 //! allocated whatever `Content-Length` said and aborted the process, issue #18), a request's
-//! head and body must arrive within deadlines, a handler thread is only taken once the whole
-//! body is in, and open connections are capped.
-
+//! head and body must arrive within short deadlines, and a handler thread is only taken once
+//! the whole body is in.
+//!
+//! Nor can many connections keep the user waiting (issue #34: 300 trickling sockets delayed a
+//! GET by 25 s, 10,000 idle ones by over a minute, while they waited for places). The accept
+//! loop takes every connection at once and never waits; [`Connections`] keeps the number open
+//! bounded, in all and per peer address, by closing the connection that has waited longest for
+//! a request (idle, silent or trickling) to make room for a new one. A connection whose
+//! request is being answered is never closed for room; when there is none to close, the new
+//! connection is.
+use std::collections::HashMap;
 use std::convert::Infallible;
 use std::net::{IpAddr, SocketAddr, TcpListener};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -21,7 +29,7 @@ use hyper::body::{Body, Bytes, Incoming};
 use hyper::header::{HeaderValue, CACHE_CONTROL, CONTENT_TYPE};
 use hyper::{Request, Response, StatusCode};
 use hyper_util::rt::{TokioIo, TokioTimer};
-use tokio::sync::{oneshot, OwnedSemaphorePermit, Semaphore};
+use tokio::sync::oneshot;
 
 use crate::api::{ApiRequest, ApiResponse, App, Method, MAX_BODY_BYTES};
 use crate::error::{ApiError, ServeError};
@@ -37,6 +45,7 @@ const SHUTDOWN_WAIT: Duration = Duration::from_secs(5);
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Limits {
     /// A request's head must arrive within this; it also closes idle keep-alive connections.
+    /// A browser sends a head in one piece, so this can be short.
     pub header: Duration,
     /// A request's body (at most [`MAX_BODY_BYTES`]) must arrive within this, or 408.
     pub body: Duration,
@@ -44,17 +53,21 @@ pub(crate) struct Limits {
     /// `close_grace` later in any case (a client that never reads its reply).
     pub lifetime: Duration,
     pub close_grace: Duration,
-    /// Connections open at once; further ones wait in the listen backlog.
+    /// Connections open at once; a new one beyond it takes the place of the one that has
+    /// waited longest for a request (see [`Connections`]).
     pub connections: usize,
+    /// Connections open at once from one peer address, likewise (a browser opens about six).
+    pub per_peer: usize,
 }
 
 impl Limits {
     pub(crate) const DEFAULT: Limits = Limits {
-        header: Duration::from_secs(30),
-        body: Duration::from_secs(30),
+        header: Duration::from_secs(10),
+        body: Duration::from_secs(15),
         lifetime: Duration::from_secs(600),
         close_grace: Duration::from_secs(120),
-        connections: 256,
+        connections: 512,
+        per_peer: 128,
     };
 }
 
@@ -156,26 +169,158 @@ struct Shared {
     limits: Limits,
 }
 
-/// Accepts connections (at most `limits.connections` open) until told to stop.
+/// The open connections: whether each waits for a request (and since when) or is being
+/// answered, so that a new connection can take the place of the one that has waited longest.
+#[derive(Default)]
+pub(crate) struct Connections {
+    /// Numbers connections and orders waits (a counter, not a clock: no two are equal).
+    tick: u64,
+    open: HashMap<u64, OpenConnection>,
+    per_peer: HashMap<IpAddr, usize>,
+}
+
+struct OpenConnection {
+    peer: IpAddr,
+    /// When the connection began waiting for a request (its head or its body), or `None`
+    /// while one is being answered.
+    waiting_since: Option<u64>,
+    /// Closes the connection (its task ends and drops the socket).
+    close: Option<oneshot::Sender<()>>,
+}
+
+impl Connections {
+    /// Registers a new connection from `peer`, closing the longest-waiting one of that peer
+    /// (at the per-peer cap) or of the peer with the most connections (at the global cap).
+    /// `None` if no connection could make room: the new one is to be closed.
+    fn admit(&mut self, peer: IpAddr, limits: &Limits) -> Option<(u64, oneshot::Receiver<()>)> {
+        if self.per_peer.get(&peer).copied().unwrap_or(0) >= limits.per_peer
+            && !self.close_longest_waiting(|p| p == peer)
+        {
+            return None;
+        }
+        if self.open.len() >= limits.connections {
+            let busiest = self
+                .per_peer
+                .iter()
+                .max_by_key(|(_, n)| **n)
+                .map(|(p, _)| *p);
+            let made_room = busiest.is_some_and(|b| self.close_longest_waiting(|p| p == b))
+                || self.close_longest_waiting(|_| true);
+            if !made_room {
+                return None;
+            }
+        }
+        self.tick += 1;
+        let id = self.tick;
+        let (close, closed) = oneshot::channel();
+        self.open.insert(
+            id,
+            OpenConnection {
+                peer,
+                waiting_since: Some(id),
+                close: Some(close),
+            },
+        );
+        *self.per_peer.entry(peer).or_default() += 1;
+        Some((id, closed))
+    }
+
+    /// Closes the connection of a matching peer that has waited longest for a request.
+    fn close_longest_waiting(&mut self, matches: impl Fn(IpAddr) -> bool) -> bool {
+        let oldest = self
+            .open
+            .iter()
+            .filter(|(_, c)| matches(c.peer))
+            .filter_map(|(id, c)| c.waiting_since.map(|since| (since, *id)))
+            .min();
+        let Some((_, id)) = oldest else {
+            return false;
+        };
+        self.remove(id);
+        true
+    }
+
+    /// Forgets a connection (closing it if it is still open).
+    fn remove(&mut self, id: u64) {
+        if let Some(mut gone) = self.open.remove(&id) {
+            if let Some(close) = gone.close.take() {
+                let _ = close.send(());
+            }
+            if let Some(n) = self.per_peer.get_mut(&gone.peer) {
+                *n -= 1;
+                if *n == 0 {
+                    self.per_peer.remove(&gone.peer);
+                }
+            }
+        }
+    }
+
+    /// Marks a connection as answering a request (`false`) or waiting for one (`true`).
+    fn set_waiting(&mut self, id: u64, waiting: bool) {
+        self.tick += 1;
+        let tick = self.tick;
+        if let Some(open) = self.open.get_mut(&id) {
+            open.waiting_since = waiting.then_some(tick);
+        }
+    }
+}
+
+/// The registry's lock; a panic elsewhere while it was held leaves consistent enough data.
+fn lock(connections: &Mutex<Connections>) -> std::sync::MutexGuard<'_, Connections> {
+    connections.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// One connection's place in [`Connections`], given up when the connection ends.
+struct Place {
+    id: u64,
+    connections: Arc<Mutex<Connections>>,
+}
+
+impl Drop for Place {
+    fn drop(&mut self) {
+        lock(&self.connections).remove(self.id);
+    }
+}
+
+/// Marks a connection as answering a request while it lives.
+struct Answering<'a>(&'a Place);
+
+impl<'a> Answering<'a> {
+    fn start(place: &'a Place) -> Self {
+        lock(&place.connections).set_waiting(place.id, false);
+        Answering(place)
+    }
+}
+
+impl Drop for Answering<'_> {
+    fn drop(&mut self) {
+        lock(&self.0.connections).set_waiting(self.0.id, true);
+    }
+}
+
+/// Accepts connections until told to stop, never waiting for room (see [`Connections`]).
 async fn accept(
     listener: tokio::net::TcpListener,
     shared: Arc<Shared>,
     mut stopped: oneshot::Receiver<()>,
 ) {
-    let open = Arc::new(Semaphore::new(shared.limits.connections));
+    let connections = Arc::new(Mutex::new(Connections::default()));
     loop {
-        let permit = tokio::select! {
-            _ = &mut stopped => return,
-            permit = open.clone().acquire_owned() => permit,
-        };
-        let Ok(permit) = permit else { return };
         let accepted = tokio::select! {
             _ = &mut stopped => return,
             accepted = listener.accept() => accepted,
         };
         match accepted {
-            Ok((stream, _)) => {
-                tokio::spawn(connection(stream, shared.clone(), permit));
+            Ok((stream, peer)) => {
+                let admitted = lock(&connections).admit(peer.ip(), &shared.limits);
+                // Without a place the stream is dropped here: closed at once.
+                if let Some((id, closed)) = admitted {
+                    let place = Place {
+                        id,
+                        connections: connections.clone(),
+                    };
+                    tokio::spawn(connection(stream, shared.clone(), place, closed));
+                }
             }
             Err(e) => {
                 // Out of file descriptors, say: wait for some to close rather than spin.
@@ -186,15 +331,19 @@ async fn accept(
     }
 }
 
-/// Serves one connection's requests (HTTP/1.1 keep-alive) within [`Limits`].
+/// Serves one connection's requests (HTTP/1.1 keep-alive) within [`Limits`], until `closed`
+/// fires (its place was given to a newer connection).
 async fn connection(
     stream: tokio::net::TcpStream,
     shared: Arc<Shared>,
-    _open: OwnedSemaphorePermit,
+    place: Place,
+    closed: oneshot::Receiver<()>,
 ) {
     let _ = stream.set_nodelay(true);
     let limits = shared.limits;
-    let service = hyper::service::service_fn(move |request| answer(shared.clone(), request));
+    let place = Arc::new(place);
+    let service =
+        hyper::service::service_fn(move |request| answer(shared.clone(), place.clone(), request));
     let mut builder = hyper::server::conn::http1::Builder::new();
     // hyper's header deadline only works with a timer.
     builder
@@ -203,6 +352,7 @@ async fn connection(
     let mut connection = std::pin::pin!(builder.serve_connection(TokioIo::new(stream), service));
     let result = tokio::select! {
         result = connection.as_mut() => result,
+        _ = closed => return,
         () = tokio::time::sleep(limits.lifetime) => {
             connection.as_mut().graceful_shutdown();
             match tokio::time::timeout(limits.close_grace, connection).await {
@@ -220,6 +370,7 @@ async fn connection(
 /// One request: checked and read here, answered by [`App::handle`] on a blocking thread.
 async fn answer(
     shared: Arc<Shared>,
+    place: Arc<Place>,
     request: Request<Incoming>,
 ) -> Result<Response<Full<Bytes>>, Infallible> {
     let http_method = request.method().clone();
@@ -233,8 +384,13 @@ async fn answer(
         .path_and_query()
         .map_or(uri.path(), |p| p.as_str())
         .to_string();
+    // A connection whose body is still arriving waits like an idle one; once the request is
+    // in, it is being answered and keeps its place.
     let response = match receive(&shared, method, &url, request).await {
-        Ok(api_request) => handle(shared, api_request).await,
+        Ok(api_request) => {
+            let _answering = Answering::start(&place);
+            handle(shared, api_request).await
+        }
         Err(error) => ApiResponse::error(&error),
     };
     if response.status >= 400 {
@@ -486,6 +642,7 @@ mod tests {
             lifetime: Duration::from_secs(60),
             close_grace: Duration::from_secs(1),
             connections: 256,
+            per_peer: 256,
         };
 
         fn start(limits: Limits) -> (tempfile::TempDir, RunningServer) {
@@ -584,25 +741,132 @@ mod tests {
             server.shutdown();
         }
 
-        /// Connections over the cap wait for a free place instead of being refused.
+        /// Whether the server has closed `stream` (within `wait`); `false` if it is still open.
+        fn closed_by_server(stream: &mut TcpStream, wait: Duration) -> bool {
+            stream.set_read_timeout(Some(wait)).unwrap();
+            let mut buffer = [0u8; 64];
+            match stream.read(&mut buffer) {
+                Ok(0) => true,
+                Ok(_) => false,
+                Err(e) => e.kind() == std::io::ErrorKind::ConnectionReset,
+            }
+        }
+
+        /// A connection over the cap takes the place of the one that has waited longest for
+        /// a request, instead of waiting for a place (and the accept loop goes on).
         #[test]
-        fn connections_over_the_cap_wait_their_turn() {
+        fn a_connection_over_the_cap_takes_the_place_of_the_longest_waiting() {
             let limits = Limits {
+                header: Duration::from_secs(60),
                 connections: 2,
                 ..QUICK
             };
             let (_dir, server) = start(limits);
             let address = server.address();
-            let _held: Vec<TcpStream> = (0..2)
-                .map(|_| TcpStream::connect(address).unwrap())
-                .collect();
+            let mut oldest = TcpStream::connect(address).unwrap();
+            std::thread::sleep(Duration::from_millis(100));
+            let mut newer = TcpStream::connect(address).unwrap();
             std::thread::sleep(Duration::from_millis(100));
             let mut third = TcpStream::connect(address).unwrap();
             third.write_all(get(address, false).as_bytes()).unwrap();
             let (reply, took) = until_closed(&mut third);
             assert!(reply.starts_with("HTTP/1.1 200"), "{reply}");
-            // Answered once the silent ones reached their header deadline.
-            assert!(took >= Duration::from_millis(500), "{took:?}");
+            assert!(took < Duration::from_secs(10), "{took:?}");
+            assert!(closed_by_server(&mut oldest, Duration::from_secs(5)));
+            assert!(!closed_by_server(&mut newer, Duration::from_millis(300)));
+            server.shutdown();
+        }
+
+        /// The same through the cap per peer address (every client here is 127.0.0.1).
+        #[test]
+        fn a_peer_over_its_cap_gives_up_its_longest_waiting_connection() {
+            let limits = Limits {
+                header: Duration::from_secs(60),
+                per_peer: 1,
+                ..QUICK
+            };
+            let (_dir, server) = start(limits);
+            let address = server.address();
+            let mut first = TcpStream::connect(address).unwrap();
+            std::thread::sleep(Duration::from_millis(100));
+            let mut second = TcpStream::connect(address).unwrap();
+            second.write_all(get(address, false).as_bytes()).unwrap();
+            let (reply, _) = until_closed(&mut second);
+            assert!(reply.starts_with("HTTP/1.1 200"), "{reply}");
+            assert!(closed_by_server(&mut first, Duration::from_secs(5)));
+            server.shutdown();
+        }
+
+        /// Raises this process's open-file limit to its hard limit (the flood needs a few
+        /// thousand descriptors: both ends of every connection are in this process).
+        fn raise_file_limit() {
+            // SAFETY: getrlimit/setrlimit with a pointer to a local struct.
+            unsafe {
+                let mut limit = std::mem::zeroed::<libc::rlimit>();
+                if libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) == 0 {
+                    limit.rlim_cur = limit.rlim_max;
+                    libc::setrlimit(libc::RLIMIT_NOFILE, &limit);
+                }
+            }
+        }
+
+        fn count_from_env(name: &str, default: usize) -> usize {
+            std::env::var(name)
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(default)
+        }
+
+        /// Issue #34: with 1,000 idle connections and 300 that trickle a request head a byte
+        /// a second, a normal request on a new connection is answered at once, with the
+        /// default limits. (KOSHOGI_FLOOD_IDLE and KOSHOGI_FLOOD_SLOW change the numbers.)
+        #[test]
+        fn a_request_is_answered_promptly_under_a_flood_of_idle_and_slow_connections() {
+            raise_file_limit();
+            let idle_count = count_from_env("KOSHOGI_FLOOD_IDLE", 1_000);
+            let slow_count = count_from_env("KOSHOGI_FLOOD_SLOW", 300);
+            let (_dir, server) = start(Limits::DEFAULT);
+            let address = server.address();
+            let idle: Vec<TcpStream> = (0..idle_count)
+                .map(|_| TcpStream::connect(address).unwrap())
+                .collect();
+            let mut slow: Vec<TcpStream> = (0..slow_count)
+                .map(|_| TcpStream::connect(address).unwrap())
+                .collect();
+            let head = format!("GET /api/run HTTP/1.1\r\nHost: {address}\r\nX-Pad: ");
+            let done = Arc::new(std::sync::atomic::AtomicBool::new(false));
+            let trickling = {
+                let done = done.clone();
+                std::thread::spawn(move || {
+                    let mut sent = 0;
+                    while !done.load(std::sync::atomic::Ordering::SeqCst) {
+                        let byte = head.as_bytes().get(sent).copied().unwrap_or(b'x');
+                        for stream in &mut slow {
+                            // Closed by the server (for room, or at its deadline): fine.
+                            let _ = stream.write_all(&[byte]);
+                        }
+                        sent += 1;
+                        std::thread::sleep(Duration::from_secs(1));
+                    }
+                    slow
+                })
+            };
+            std::thread::sleep(Duration::from_millis(1500));
+            let started = Instant::now();
+            let mut user = TcpStream::connect(address).unwrap();
+            user.write_all(get(address, false).as_bytes()).unwrap();
+            let (reply, _) = until_closed(&mut user);
+            let took = started.elapsed();
+            done.store(true, std::sync::atomic::Ordering::SeqCst);
+            let slow = trickling.join().unwrap();
+            eprintln!(
+                "with {} idle and {} slow connections: GET answered in {:.1} ms",
+                idle.len(),
+                slow.len(),
+                took.as_secs_f64() * 1000.0
+            );
+            assert!(reply.starts_with("HTTP/1.1 200"), "{reply}");
+            assert!(took < Duration::from_secs(5), "{took:?}");
             server.shutdown();
         }
     }

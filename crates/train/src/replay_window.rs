@@ -8,6 +8,12 @@
 //! skipped with a warning naming the file and where it is (as koshogi-replay's `open_or_skip`).
 //! Shards come from a [`ShardSource`], so the same numbering holds whether they are in a local
 //! directory or in object storage.
+//!
+//! A source that cannot be reached for now ([`ShardError::Unavailable`]: an object store in an
+//! outage) is not an error and costs no shard: the window keeps what it holds and the sampler
+//! goes on drawing from it; a new shard that could not be read stays unnumbered (with every
+//! shard listed after it, so the order is kept) and a known one stays unloaded, until a later
+//! refresh reads them.
 
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
@@ -65,6 +71,9 @@ pub struct Refresh {
     pub new_shards: usize,
     pub new_rows: u64,
     pub unreadable: usize,
+    /// The source could not be reached (for the listing or a shard): what it holds beyond the
+    /// shards counted above is looked at again on the next refresh.
+    pub source_unavailable: bool,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -140,18 +149,37 @@ impl ReplayWindow {
 
     /// Appends shards that appeared since the last call (reading them, as they are the newest
     /// and therefore inside the window), then drops shards that left the window.
+    ///
+    /// An unavailable source ends the refresh early without an error (see the module header).
     pub fn refresh(&mut self) -> Result<Refresh, ReplayWindowError> {
         let mut report = Refresh::default();
-        for name in self.source.list()? {
+        let names = match self.source.list() {
+            Ok(names) => names,
+            Err(ShardError::Unavailable { .. }) => {
+                report.source_unavailable = true;
+                return Ok(report);
+            }
+            Err(error) => return Err(error.into()),
+        };
+        for name in names {
             if self.names.contains(&name) {
                 continue;
             }
-            let loaded = open_shard(self.source.as_ref(), &name);
-            let rows = loaded.as_ref().map_or(0, |s| s.arrays.len() as u64);
+            let (loaded, rows) = match open_shard(self.source.as_ref(), &name) {
+                Opened::Unavailable => {
+                    report.source_unavailable = true;
+                    break;
+                }
+                Opened::Loaded(shard) => {
+                    let rows = shard.arrays.len() as u64;
+                    (Some(shard), rows)
+                }
+                Opened::Unreadable => (None, 0),
+            };
             let index = self.push_known(KnownShard { file: name, rows });
             match loaded {
                 Some(shard) => {
-                    self.loaded.insert(index, Arc::new(shard));
+                    self.loaded.insert(index, Arc::from(shard));
                 }
                 None => {
                     report.unreadable += 1;
@@ -160,7 +188,9 @@ impl ReplayWindow {
             report.new_shards += 1;
             report.new_rows += rows;
         }
-        self.load_window();
+        if !self.load_window() {
+            report.source_unavailable = true;
+        }
         Ok(report)
     }
 
@@ -171,8 +201,9 @@ impl ReplayWindow {
     }
 
     /// Loads every known shard overlapping the window that is not loaded yet (after a resume)
-    /// and drops those that no longer overlap it.
-    pub fn load_window(&mut self) {
+    /// and drops those that no longer overlap it. Returns `false` if the source was
+    /// unavailable (the shards not loaded yet are tried again next time).
+    pub fn load_window(&mut self) -> bool {
         let window = self.window();
         let overlapping: Vec<usize> = (0..self.known.len())
             .filter(|&i| {
@@ -189,10 +220,10 @@ impl ReplayWindow {
             }
             let name = &self.known[i].file;
             match open_shard(self.source.as_ref(), name) {
-                Some(shard) if shard.arrays.len() as u64 == self.known[i].rows => {
-                    self.loaded.insert(i, Arc::new(shard));
+                Opened::Loaded(shard) if shard.arrays.len() as u64 == self.known[i].rows => {
+                    self.loaded.insert(i, Arc::from(shard));
                 }
-                Some(shard) => {
+                Opened::Loaded(shard) => {
                     tracing::warn!(
                         location = %self.source.location(),
                         file = %name,
@@ -203,11 +234,13 @@ impl ReplayWindow {
                     );
                     self.unavailable.insert(i);
                 }
-                None => {
+                Opened::Unreadable => {
                     self.unavailable.insert(i);
                 }
+                Opened::Unavailable => return false,
             }
         }
+        true
     }
 
     /// Rows of the window that can actually be sampled (in loaded shards).
@@ -247,11 +280,20 @@ impl ReplayWindow {
     }
 }
 
-/// Reads one shard for the window, or `None` (after a warning naming the file and where it
-/// is) if it cannot be used: training must go on past one bad file.
-fn open_shard(source: &dyn ShardSource, name: &str) -> Option<LoadedShard> {
+/// What reading one shard for the window gave.
+enum Opened {
+    Loaded(Box<LoadedShard>),
+    /// The shard cannot be used (a warning named the file): training goes on past it.
+    Unreadable,
+    /// The source could not be reached: nothing is known about the shard yet.
+    Unavailable,
+}
+
+/// Reads one shard for the window (see [`Opened`]).
+fn open_shard(source: &dyn ShardSource, name: &str) -> Opened {
     let shard = match source.open(name) {
         Ok(shard) => shard,
+        Err(ShardError::Unavailable { .. }) => return Opened::Unavailable,
         Err(error) => {
             tracing::warn!(
                 location = %source.location(),
@@ -259,7 +301,7 @@ fn open_shard(source: &dyn ShardSource, name: &str) -> Option<LoadedShard> {
                 "skipping unreadable replay shard {name} in {}: {error}",
                 source.location()
             );
-            return None;
+            return Opened::Unreadable;
         }
     };
     let rules =
@@ -273,16 +315,16 @@ fn open_shard(source: &dyn ShardSource, name: &str) -> Option<LoadedShard> {
                     "skipping replay shard {name} in {} with unreadable rules options: {error}",
                     source.location()
                 );
-                return None;
+                return Opened::Unreadable;
             }
         };
     let arrays = shard.into_arrays();
-    Some(LoadedShard {
+    Opened::Loaded(Box::new(LoadedShard {
         repetitions: arrays.repetition_counts(),
         balances: mover_balances(&arrays),
         arrays,
         rules,
-    })
+    }))
 }
 
 #[cfg(test)]
@@ -303,6 +345,22 @@ mod tests {
     #[derive(Debug, Default)]
     struct MemorySource {
         shards: Mutex<BTreeMap<String, Vec<u8>>>,
+        /// An outage: [`UP`], [`AWAY`] or [`READS_AWAY`].
+        outage: std::sync::atomic::AtomicU8,
+    }
+
+    /// The source answers.
+    const UP: u8 = 0;
+    /// Neither listings nor reads answer.
+    const AWAY: u8 = 1;
+    /// Listings answer, reads do not (the store went away between the two).
+    const READS_AWAY: u8 = 2;
+
+    fn unavailable() -> ShardError {
+        ShardError::Unavailable {
+            location: "mem://test".into(),
+            reason: "connection refused".into(),
+        }
     }
 
     impl MemorySource {
@@ -335,10 +393,16 @@ mod tests {
 
     impl ShardSource for MemorySource {
         fn list(&self) -> Result<Vec<String>, ShardError> {
+            if self.outage.load(std::sync::atomic::Ordering::SeqCst) == AWAY {
+                return Err(unavailable());
+            }
             Ok(finished_shard_names(self.shards.lock().unwrap().keys()))
         }
 
         fn open(&self, name: &str) -> Result<Shard, ShardError> {
+            if self.outage.load(std::sync::atomic::Ordering::SeqCst) != UP {
+                return Err(unavailable());
+            }
             let origin = Path::new("mem://test").join(name);
             match self.shards.lock().unwrap().get(name) {
                 Some(bytes) => Shard::from_bytes(&origin, bytes),
@@ -366,6 +430,50 @@ mod tests {
             min_rows: 1_000_000,
             ..WindowConfig::default()
         }
+    }
+
+    /// A store outage is no error and costs no shard: nothing is numbered while the shards
+    /// cannot be read (not even as unreadable, with no rows), and everything is afterwards,
+    /// once and in order; a resumed window loads its shards when they can be read again.
+    #[test]
+    fn an_unavailable_source_costs_no_shard() {
+        use std::sync::atomic::Ordering;
+        let dir = tempfile::tempdir().unwrap();
+        let options = SyntheticOptions {
+            games: 6,
+            max_plies: 10,
+            positions_per_shard: 10,
+            ..Default::default()
+        };
+        write_random_games(dir.path(), &options).unwrap();
+        let source = Arc::new(MemorySource::copy_of(dir.path()));
+        let all = source.list().unwrap();
+        assert!(all.len() > 2);
+        let mut window = ReplayWindow::new(source.clone(), &everything(), Vec::new());
+        for outage in [AWAY, READS_AWAY] {
+            source.outage.store(outage, Ordering::SeqCst);
+            let refresh = window.refresh().unwrap();
+            assert!(refresh.source_unavailable);
+            assert_eq!((refresh.new_shards, refresh.unreadable), (0, 0));
+            assert!(window.known().is_empty());
+        }
+        source.outage.store(UP, Ordering::SeqCst);
+        let refresh = window.refresh().unwrap();
+        assert!(!refresh.source_unavailable);
+        assert_eq!((refresh.new_shards, refresh.unreadable), (all.len(), 0));
+        let names: Vec<&str> = window.known().iter().map(|k| k.file.as_str()).collect();
+        assert_eq!(names, all.iter().map(String::as_str).collect::<Vec<_>>());
+        assert!(window.known().iter().all(|k| k.rows > 0));
+        assert_eq!(window.available_window_rows(), window.total_rows());
+
+        let mut resumed = ReplayWindow::new(source.clone(), &everything(), window.known().to_vec());
+        source.outage.store(READS_AWAY, Ordering::SeqCst);
+        assert!(resumed.refresh().unwrap().source_unavailable);
+        assert_eq!(resumed.available_window_rows(), 0);
+        source.outage.store(UP, Ordering::SeqCst);
+        assert!(!resumed.refresh().unwrap().source_unavailable);
+        assert_eq!(resumed.available_window_rows(), window.total_rows());
+        assert_eq!(numbered(&resumed), numbered(&window));
     }
 
     #[test]
@@ -590,6 +698,7 @@ mod tests {
                 new_shards: 1,
                 new_rows: added.positions,
                 unreadable: 0,
+                source_unavailable: false,
             }
         );
         assert_eq!(window.total_rows(), before.positions + added.positions);

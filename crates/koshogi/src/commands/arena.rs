@@ -214,7 +214,7 @@ pub fn run(args: ArenaArgs) -> Result<()> {
                 ladder(&args, &run_dir, match_settings, runtime)
             }
             koshogi_run_store::RunTarget::Remote(remote) => {
-                remote.probe()?;
+                let remote = crate::stored_run::connect(remote, &args.store)?;
                 let cache = crate::stored_run::Cache::open(&remote, "arena", &args.store)?;
                 crate::stored_run::prepare_ladder_cache(&remote, &cache.dir)?;
                 ladder(&args, &cache.dir, match_settings, runtime)?;

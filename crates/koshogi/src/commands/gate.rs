@@ -32,7 +32,7 @@ pub fn run(args: GateArgs) -> Result<()> {
     let stop = stop_flag_on_interrupt("the gate match in progress");
     let poll = Duration::from_secs_f64(args.store.poll_seconds);
     if let Some(remote) = args.location.remote()? {
-        remote.probe()?;
+        let remote = stored_run::connect(remote, &args.store)?;
         let cache = Cache::open(&remote, "gate", &args.store)?;
         let (config, _) = stored_run::resolve_config(
             &remote,

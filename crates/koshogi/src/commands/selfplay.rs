@@ -102,7 +102,7 @@ fn name_worker(ctx: &mut WorkerContext, worker_id: Option<&str>) {
 /// A worker of a run in object storage: plays in its cache directory while the sync thread
 /// sends shards and records and fetches the newest published checkpoint.
 fn run_stored(args: SelfplayArgs, remote: koshogi_run_store::RemoteRun) -> Result<()> {
-    remote.probe()?;
+    let remote = stored_run::connect(remote, &args.store)?;
     let role = match &args.worker_id {
         Some(id) => format!("selfplay-{id}"),
         None => "selfplay".to_string(),

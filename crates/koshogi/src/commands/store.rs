@@ -25,9 +25,15 @@ pub enum StoreCommand {
     Ls { url: String },
 }
 
+/// How long `koshogi store` waits for a store that does not answer.
+const STORE_COMMAND_PATIENCE: std::time::Duration = std::time::Duration::from_secs(60);
+
 fn open(url: &str) -> Result<RemoteRun> {
     match RunTarget::parse(std::path::Path::new(url))? {
         RunTarget::Remote(remote) => {
+            // Someone is waiting at the terminal: a store that does not answer for a minute is
+            // an error here, not an outage to wait out as the roles do.
+            let remote = remote.with_patience(STORE_COMMAND_PATIENCE);
             remote.probe()?;
             Ok(remote)
         }

@@ -66,7 +66,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
 
 /// The trainer of a run in object storage.
 fn run_stored(args: TrainArgs, remote: koshogi_run_store::RemoteRun) -> Result<()> {
-    remote.probe()?;
+    let remote = stored_run::connect(remote, &args.store)?;
     let cache = Cache::open(&remote, "train", &args.store)?;
     let (mut config, _) = stored_run::resolve_config(
         &remote,
@@ -85,8 +85,15 @@ fn run_stored(args: TrainArgs, remote: koshogi_run_store::RemoteRun) -> Result<(
     let stop = stop_flag_on_interrupt("the current training step and a final checkpoint");
     let poll = std::time::Duration::from_secs_f64(args.store.poll_seconds);
     let mut setup = config.trainer_setup(&cache.dir, args.resume, args.follow)?;
+    // Following self-play, shard reads do not wait out an outage: the trainer goes on
+    // training on the shards it holds and looks again at its next poll.
+    let shard_remote = if args.follow {
+        remote.impatient()
+    } else {
+        remote.clone()
+    };
     setup.shards = Some(std::sync::Arc::new(koshogi_run_store::StoredShards::new(
-        remote.clone(),
+        shard_remote,
         poll,
     )));
     let sync = SyncThread::spawn(

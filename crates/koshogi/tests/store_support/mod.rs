@@ -52,7 +52,8 @@ pub struct Roles {
     pub url: String,
     pub env: Vec<(String, String)>,
     pub root: tempfile::TempDir,
-    config: PathBuf,
+    /// The configuration file the trainer is started with (a test may rewrite it first).
+    pub config: PathBuf,
 }
 
 /// What the store holds, read through the same crate the roles use.
