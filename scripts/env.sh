@@ -3,12 +3,11 @@
 # shellcheck shell=bash
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 export KOSHOGI_CACHE="${KOSHOGI_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/koshogi-zero}"
-# One target directory per checkout path: cargo fingerprints workspace crates by paths relative
-# to the workspace root and by modification times, so two checkouts with different sources
-# sharing one directory would each take the other's build as up to date (a stale binary).
-# Keyed by the path, a checkout keeps its incremental builds across runs and CI caches safely.
-checkout_tag="$(printf '%s' "$repo_root" | sha256sum | cut -c1-12)"
-export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$KOSHOGI_CACHE/target/$checkout_tag}"
+# One shared target directory, so that a fresh clone (CI) reuses the dependencies' build. Cargo
+# fingerprints workspace crates by workspace-relative paths and modification times: a fresh
+# clone's newer files always rebuild them, but two checkouts built in turn (git worktrees) would
+# take each other's builds as up to date, so such checkouts set CARGO_TARGET_DIR each.
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$KOSHOGI_CACHE/target}"
 KOSHOGI_VENV="$(bash "$repo_root/scripts/setup-libtorch.sh")" || exit 1
 export KOSHOGI_VENV
 export KOSHOGI_PYTHON="$KOSHOGI_VENV/bin/python"
