@@ -160,8 +160,11 @@ fn a_move_time_stops_the_search_and_iterations_are_reported() {
     assert!(!iterations.is_empty());
     let depths: Vec<u32> = iterations.iter().map(|(d, _)| *d).collect();
     assert_eq!(depths, (1..=depths.len() as u32).collect::<Vec<_>>());
-    let (_, pv) = iterations.last().unwrap();
+    // The result's line starts with its move (the last reported iteration's may not: an
+    // iteration cut short by the clock is played when it already found a better move).
+    let pv = &result.principal_variation;
     assert_eq!(pv.first(), Some(&result.best_move));
+    assert!(iterations.iter().all(|(_, line)| !line.is_empty()));
     // The principal variation is a line of legal moves.
     let mut replay = game.clone();
     for mv in pv {
