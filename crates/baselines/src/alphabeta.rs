@@ -328,11 +328,7 @@ fn no_moves(options: &RulesOptions, ply: usize) -> f64 {
 
 /// A win `ply` plies from the root scores `WIN − ply` (faster wins and slower losses first).
 fn verdict_score(verdict: Verdict, ply: usize) -> f64 {
-    match verdict {
-        Verdict::Win => WIN - ply as f64,
-        Verdict::Loss => -(WIN - ply as f64),
-        Verdict::Draw => 0.0,
-    }
+    verdict.score(WIN - ply as f64)
 }
 
 /// Fills `out` with the legal moves (only captures if `captures_only`), best-looking first;

@@ -15,6 +15,18 @@ pub enum Verdict {
     Draw,
 }
 
+impl Verdict {
+    /// The verdict on a search's scale: `win` (the score of a win, e.g. `WIN − ply`), its
+    /// negation for a loss, zero for a draw.
+    pub fn score<T: std::ops::Neg<Output = T> + Default>(self, win: T) -> T {
+        match self {
+            Verdict::Win => win,
+            Verdict::Loss => -win,
+            Verdict::Draw => T::default(),
+        }
+    }
+}
+
 /// The verdict if a command is destroyed in `position` (§10.1); `None` while both survive.
 pub fn command_verdict(position: &Position, options: &RulesOptions) -> Option<Verdict> {
     let me = position.side_to_move();

@@ -508,19 +508,9 @@ impl Engine {
             started: received,
             output: self.output.clone(),
         };
-        let spawned = std::thread::Builder::new()
-            .name("koshogi-search".into())
-            .spawn(move || search_job::run(request, evaluator));
-        match spawned {
-            Ok(handle) => self.running = Some(RunningSearch { control, handle }),
-            Err(err) => {
-                let answer = fallback_bestmove(&self.game);
-                self.output.error(&format!(
-                    "cannot start the search thread: {err}; bestmove {answer}"
-                ));
-                self.output.line(&format!("bestmove {answer}"));
-            }
-        }
+        self.start_search("koshogi-search", control, move || {
+            search_job::run(request, evaluator)
+        });
     }
 
     /// A `go` of the classical engine: the same clock handling and control as the network's
@@ -553,13 +543,22 @@ impl Engine {
         };
         // The network's evaluator (if any) stays with the engine through the search.
         let evaluator = self.evaluator.take();
-        let spawned = std::thread::Builder::new()
-            .name("koshogi-classic".into())
-            .spawn(move || {
-                classic_job::run(request, &engine);
-                evaluator
-            });
-        match spawned {
+        self.start_search("koshogi-classic", control, move || {
+            classic_job::run(request, &engine);
+            evaluator
+        });
+    }
+
+    /// Runs `job` on a search thread named `name` (it gives back the evaluator, if any); if the
+    /// thread cannot start, answers the greedy move at once so the `go` still ends in a
+    /// `bestmove`.
+    fn start_search(
+        &mut self,
+        name: &str,
+        control: Arc<SearchControl>,
+        job: impl FnOnce() -> Option<EvalThread<Game>> + Send + 'static,
+    ) {
+        match std::thread::Builder::new().name(name.into()).spawn(job) {
             Ok(handle) => self.running = Some(RunningSearch { control, handle }),
             Err(err) => {
                 let answer = fallback_bestmove(&self.game);

@@ -734,9 +734,5 @@ fn no_moves(options: &RulesOptions, ply: usize) -> i32 {
 
 /// A win `ply` plies from the root scores `WIN − ply` (faster wins and slower losses first).
 fn verdict_score(verdict: Verdict, ply: usize) -> i32 {
-    match verdict {
-        Verdict::Win => WIN - ply as i32,
-        Verdict::Loss => -(WIN - ply as i32),
-        Verdict::Draw => 0,
-    }
+    verdict.score(WIN - ply as i32)
 }
