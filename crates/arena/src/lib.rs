@@ -30,8 +30,9 @@ pub mod statistics;
 
 // Playing matches.
 pub use matches::{
-    run_match, ArenaGame, Choice, GameEnd, GameSummary, MatchError, MatchObserver, MatchReport,
-    MatchSettings, MoveRequest, Player, PlayerError, RandomPlayer, Side,
+    run_match, ArenaGame, Choice, Ending, EndingCounts, GameEnd, GameSummary, MatchError,
+    MatchObserver, MatchReport, MatchSettings, MoveRequest, Player, PlayerError, RandomPlayer,
+    Side,
 };
 // Naming and building players.
 pub use players::{

@@ -41,7 +41,14 @@ fn eval_prints_and_writes_the_table_of_the_last_checkpoint() {
         "--max-plies",
         "24",
         "--opponents",
-        "greedy,random",
+        "greedy",
+        "--outright",
+        "--outright-max-plies",
+        "30",
+        "--movetime",
+        "20",
+        "--movetime-games",
+        "2",
         "--threads",
         "1",
         "--device",
@@ -51,29 +58,87 @@ fn eval_prints_and_writes_the_table_of_the_last_checkpoint() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "{stdout}\n{stderr}");
 
-    let expected_rows = [
-        ("policy:step-000000100", "policy:step-000000000"),
-        ("policy:step-000000100", "greedy"),
-        ("policy:step-000000100", "random"),
-        ("mcts:step-000000100:2", "mcts:step-000000000:2"),
-        ("mcts:step-000000100:2", "greedy"),
-        ("mcts:step-000000100:2", "random"),
+    let value_only = "mcts:step-000000100:2@utility=0,forced=off";
+    let table_rows = [
+        (
+            "policy:step-000000100",
+            "policy:step-000000000",
+            "checkpoint",
+        ),
+        ("policy:step-000000100", "greedy", "checkpoint"),
+        (
+            "policy:step-000000000",
+            "greedy",
+            "control: first checkpoint",
+        ),
+        (
+            "mcts:step-000000100:2",
+            "mcts:step-000000000:2",
+            "checkpoint",
+        ),
+        ("mcts:step-000000100:2", "material:2", "checkpoint"),
+        (value_only, "material:2", "control: value only"),
+        ("mcts:step-000000100:2", "greedy", "checkpoint"),
+        ("material:2", "greedy", "control: no network"),
+        (
+            "mcts:step-000000000:2",
+            "greedy",
+            "control: first checkpoint",
+        ),
+        (value_only, "greedy", "control: value only"),
     ];
-    let table: Vec<Vec<&str>> = stdout
+    let equal_time_rows = [
+        (
+            "mcts:step-000000100@movetime=20",
+            "classic@movetime=20",
+            "checkpoint",
+        ),
+        (
+            "material:2@movetime=20",
+            "classic@movetime=20",
+            "control: no network",
+        ),
+    ];
+    // The adjudicated table, the same rows to 30 plies, then the equal-time table.
+    let expected: Vec<_> = table_rows
+        .iter()
+        .chain(&table_rows)
+        .chain(&equal_time_rows)
+        .collect();
+    let cells: Vec<Vec<&str>> = stdout
         .lines()
         .filter(|l| l.starts_with("| "))
-        .map(|l| l.split('|').map(str::trim).collect::<Vec<_>>()[1..14].to_vec())
+        .map(|l| l.split('|').map(str::trim).collect::<Vec<_>>()[1..16].to_vec())
         .collect();
-    assert_eq!(table.len(), 2 + expected_rows.len(), "{stdout}");
-    assert_eq!(table[0][6], "score ± 95 % CI");
-    assert_eq!(table[0][11], "opponent's capture %");
-    for (cells, (player, opponent)) in table[2..].iter().zip(expected_rows) {
-        assert_eq!((cells[0], cells[1]), (player, opponent), "{stdout}");
+    let headers: Vec<&Vec<&str>> = cells.iter().filter(|c| c[0] == "player").collect();
+    assert_eq!(headers.len(), 3, "{stdout}");
+    assert_eq!(headers[0][7], "score ± 95 % CI");
+    assert_eq!(headers[0][14], "how the player's games ended");
+    let rows: Vec<&Vec<&str>> = cells
+        .iter()
+        .filter(|c| c[0] != "player" && !c[0].starts_with(":-"))
+        .collect();
+    assert_eq!(rows.len(), expected.len(), "{stdout}");
+    for (cells, (player, opponent, role)) in rows.iter().zip(&expected) {
+        assert_eq!(
+            (cells[0], cells[1], cells[2]),
+            (*player, *opponent, *role),
+            "{stdout}"
+        );
         let number = |i: usize| cells[i].parse::<u64>().unwrap();
-        assert_eq!(number(2), 2);
-        assert_eq!(number(3) + number(4) + number(5), 2, "{stdout}");
+        assert_eq!(number(3), 2);
+        assert_eq!(number(4) + number(5) + number(6), 2, "{stdout}");
+        assert_ne!(cells[14], "–", "{stdout}");
+    }
+    for section in [
+        "## Adjudicated at 24 plies",
+        "## Outright: to 30 plies, capped games drawn",
+        "## Equal time: 20 ms per move",
+    ] {
+        assert!(stdout.contains(section), "{stdout}");
     }
     assert!(stdout.contains("Rerun: `koshogi eval --run"), "{stdout}");
+    assert!(stdout.contains("--outright --outright-max-plies 30 --movetime 20"));
 
     let eval_dir = run.path().join("eval");
     let markdown = std::fs::read_to_string(eval_dir.join("eval-step-000000100.md")).unwrap();
@@ -84,20 +149,36 @@ fn eval_prints_and_writes_the_table_of_the_last_checkpoint() {
     .unwrap();
     assert_eq!(json["step"], 100);
     assert_eq!(json["baseline"], "step-000000000");
+    assert_eq!(json["conditions"]["equal_time"]["movetime_ms"], 20);
     let rows = json["rows"].as_array().unwrap();
-    assert_eq!(rows.len(), expected_rows.len());
-    for row in rows {
+    assert_eq!(rows.len(), expected.len());
+    for (index, row) in rows.iter().enumerate() {
         let wdl = &row["wdl"];
         let games = ["wins", "draws", "losses"]
             .iter()
             .map(|k| wdl[k].as_u64().unwrap())
             .sum::<u64>();
         assert_eq!(games, 2, "{row}");
-        // 24 plies minus 4 opening plies, shared by the two sides, in each of 2 games, unless a
+        // The endings account for every game.
+        let ended: u64 = row["endings"]
+            .as_object()
+            .unwrap()
+            .values()
+            .flat_map(|wdl| ["wins", "draws", "losses"].map(|k| wdl[k].as_u64().unwrap()))
+            .sum();
+        assert_eq!(ended, 2, "{row}");
+        // The cap minus 4 opening plies, shared by the two sides, in each of 2 games, unless a
         // game ended early.
+        let cap = if row["section"] == "outright" { 30 } else { 24 };
         let moves = row["player_moves"]["moves"].as_u64().unwrap()
             + row["opponent_moves"]["moves"].as_u64().unwrap();
-        assert!(moves > 0 && moves <= 2 * 20, "{row}");
+        assert!(moves > 0 && moves <= 2 * (cap - 4), "{row}");
+        let section = match index {
+            0..=9 => "adjudicated",
+            10..=19 => "outright",
+            _ => "equal_time",
+        };
+        assert_eq!(row["section"], section, "{row}");
     }
     // Nothing else is left in the run directory's eval/ (no records without --records).
     assert_eq!(std::fs::read_dir(&eval_dir).unwrap().count(), 2);
@@ -110,7 +191,23 @@ fn bad_input_is_a_clear_one_line_error() {
     checkpoint(with_run.path(), 0, 1);
     let empty_arg = empty.path().to_str().unwrap();
     let run_arg = with_run.path().to_str().unwrap();
-    let cases: [(&[&str], &str); 5] = [
+    let cases: [(&[&str], &str); 7] = [
+        (
+            &["eval", "--run", run_arg, "--movetime-opponent", "greedy"],
+            "--movetime-opponent needs --movetime MS",
+        ),
+        (
+            &[
+                "eval",
+                "--run",
+                run_arg,
+                "--movetime",
+                "10",
+                "--movetime-opponent",
+                "mcts:x@depth=2",
+            ],
+            "unknown search setting `depth`",
+        ),
         (
             &["eval", "--run", "/nonexistent/run"],
             "no run directory at",

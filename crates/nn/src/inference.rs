@@ -102,6 +102,12 @@ impl InferenceModel {
         Ok(())
     }
 
+    /// Sets how the search reads this network's value (`ModelConfig::material_utility`), e.g.
+    /// 0 for the network's own value alone; the weights are untouched.
+    pub fn set_material_utility(&mut self, weight: f32) {
+        self.model.set_material_utility(weight);
+    }
+
     pub fn runtime(&self) -> ResolvedRuntime {
         self.runtime
     }

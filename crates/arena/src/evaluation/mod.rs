@@ -1,6 +1,8 @@
 //! `koshogi eval`: one fixed evaluation of a checkpoint of a training run — against the run's
-//! first checkpoint and fixed opponents, as the raw policy and with tree search — as a table
-//! anyone can rerun and compare with another run's.
+//! first checkpoint and fixed opponents, as the raw policy and with tree search, each beside
+//! controls that show what training added (no network, the first network, the network's value
+//! alone), optionally without adjudication and at equal time per move — as tables anyone can
+//! rerun and compare with another run's.
 //!
 //! * `run.rs`: which rows, and playing them ([`plan_evaluation`], [`run_evaluation`]);
 //! * [`report`]: the table as Markdown and JSON in `<run>/eval/`;
@@ -12,6 +14,6 @@ mod run;
 
 pub use move_stats::{classify_move, CountingPlayer, MoveClass, MoveStats};
 pub use run::{
-    eval_dir, plan_evaluation, run_evaluation, EvalConditions, EvalError, EvalObserver, EvalPlan,
-    EvalRow, EvalSettings, Evaluation, RowPlan,
+    eval_dir, plan_evaluation, run_evaluation, EqualTime, EvalConditions, EvalError, EvalObserver,
+    EvalPlan, EvalRow, EvalSettings, Evaluation, Role, RowPlan, Section,
 };

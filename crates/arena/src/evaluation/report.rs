@@ -11,13 +11,14 @@ use std::path::{Path, PathBuf};
 
 use koshogi_files::atomic::write_atomic;
 
-use super::{eval_dir, EvalConditions, EvalRow, Evaluation};
+use super::{eval_dir, EvalConditions, EvalRow, Evaluation, Section};
 use crate::statistics::{format_elo, Z_95};
 
 /// The table's columns, in order.
-pub const COLUMNS: [&str; 13] = [
+pub const COLUMNS: [&str; 15] = [
     "player",
     "opponent",
+    "row",
     "games",
     "W",
     "D",
@@ -29,23 +30,35 @@ pub const COLUMNS: [&str; 13] = [
     "opponent's pass %",
     "opponent's capture %",
     "mean plies",
+    "how the player's games ended",
 ];
 
-/// What the columns mean, printed under the table.
+/// Columns of text (left-aligned); the others are numbers.
+const TEXT_COLUMNS: [usize; 4] = [0, 1, 2, 14];
+
+/// What the columns mean, printed under the tables.
 pub const DEFINITIONS: &str = "\
 Score and Elo are the player's, with 95 % intervals (trinomial variance; Elo by the delta \
-method, `inf` after a sweep; docs/arena.md). A pass is a move after which every point holds the \
-same piece as before (a lion-like piece stepping out and back); a capture is a move after which \
-the opponent has fewer pieces (displacement, igui, shots and burning). Rates are over each \
-side's own moves in all games of the row; the random opening plies are nobody's. Mean plies \
-include the opening.";
+method, `inf` after a sweep; docs/arena.md). Rows: `checkpoint` is the evaluated checkpoint; \
+the controls play the same opponents — `no network` is the same search with uniform priors and \
+counted material instead of a network (`material:<sims>`), `first checkpoint` is the run's \
+first (normally untrained) network playing the same way, `value only` is the checkpoint's \
+search on the network's value alone (`utility=0`: no counted material in the value; \
+`forced=off`: no forced capture or threat-answer candidates at the root, no capture-first \
+replies). How games ended: the player's wins (W), draws (D) and losses (L) by kind — \
+`command`: the loser's command destroyed (won outright); `material`: the piece count at the \
+cap; `cap`: drawn at the cap; `repetition`, `no moves`, `forfeit`, `other`. A pass is a move \
+after which every point holds the same piece as before (a lion-like piece stepping out and \
+back); a capture is a move after which the opponent has fewer pieces (displacement, igui, \
+shots and burning). Rates are over each side's own moves in all games of the row; the random \
+opening plies are nobody's. Mean plies include the opening.";
 
 fn percent(rate: Option<f64>) -> String {
     rate.map_or_else(|| "–".to_string(), |r| format!("{:.1}", 100.0 * r))
 }
 
-/// The 13 cells of one row, as [`COLUMNS`] names them.
-pub fn row_cells(row: &EvalRow) -> [String; 13] {
+/// The cells of one row, as [`COLUMNS`] names them.
+pub fn row_cells(row: &EvalRow) -> [String; 15] {
     let (score, elo) = match &row.elo {
         Some(e) => (
             format!(
@@ -64,6 +77,7 @@ pub fn row_cells(row: &EvalRow) -> [String; 13] {
     [
         row.player.clone(),
         row.opponent.clone(),
+        row.role.label().to_string(),
         row.wdl.games().to_string(),
         row.wdl.wins.to_string(),
         row.wdl.draws.to_string(),
@@ -75,13 +89,14 @@ pub fn row_cells(row: &EvalRow) -> [String; 13] {
         percent(row.opponent_moves.pass_rate()),
         percent(row.opponent_moves.capture_rate()),
         format!("{:.1}", row.mean_plies),
+        row.endings.summary(),
     ]
 }
 
 /// A Markdown table with padded columns (readable as plain text too): names left-aligned,
 /// numbers right-aligned.
 pub fn markdown_table(rows: &[EvalRow]) -> String {
-    let cells: Vec<[String; 13]> = rows.iter().map(row_cells).collect();
+    let cells: Vec<[String; 15]> = rows.iter().map(row_cells).collect();
     let width = |i: usize| {
         cells
             .iter()
@@ -91,7 +106,7 @@ pub fn markdown_table(rows: &[EvalRow]) -> String {
             .unwrap_or(0)
     };
     let widths: Vec<usize> = (0..COLUMNS.len()).map(width).collect();
-    let left = |i: usize| i < 2;
+    let left = |i: usize| TEXT_COLUMNS.contains(&i);
     let line = |texts: &[String]| -> String {
         let padded: Vec<String> = texts
             .iter()
@@ -144,40 +159,102 @@ pub fn rerun_command(run_dir: &Path, step: u64, conditions: &EvalConditions) -> 
         " --opponents '{}'",
         conditions.opponents.join(",")
     ));
+    if !conditions.controls {
+        command.push_str(" --no-controls");
+    }
+    if let Some(plies) = conditions.outright_max_plies {
+        command.push_str(&format!(" --outright --outright-max-plies {plies}"));
+    }
+    if let Some(equal) = &conditions.equal_time {
+        command.push_str(&format!(
+            " --movetime {} --movetime-games {} --movetime-opponent '{}'",
+            equal.movetime_ms, equal.games, equal.opponent
+        ));
+    }
     if !conditions.avoid_repetition {
         command.push_str(" --allow-repetition");
     }
     command
 }
 
+fn section_title(section: Section, c: &EvalConditions) -> String {
+    match section {
+        Section::Adjudicated => format!("Adjudicated at {} plies", c.max_plies),
+        Section::Outright => format!(
+            "Outright: to {} plies, capped games drawn",
+            c.outright_max_plies.unwrap_or(c.max_plies)
+        ),
+        Section::EqualTime => match &c.equal_time {
+            Some(e) => format!("Equal time: {} ms per move", e.movetime_ms),
+            None => "Equal time".to_string(),
+        },
+    }
+}
+
+fn section_text(section: Section, c: &EvalConditions) -> String {
+    let cap = match c.cap_material {
+        Some(n) => format!("then the side with {n}+ more pieces wins, else a draw"),
+        None => "then a draw".to_string(),
+    };
+    match section {
+        Section::Adjudicated => format!("Games stop at {} plies, {cap}.", c.max_plies),
+        Section::Outright => format!(
+            "The same rows, played on to {} plies; a game still going then is a draw, so a \
+             win is a game won on the board.",
+            c.outright_max_plies.unwrap_or(c.max_plies)
+        ),
+        Section::EqualTime => match &c.equal_time {
+            Some(e) => format!(
+                "Both sides think {} ms per move ({} games at once: one per core, so a \
+                 classical opponent searches each game on a core of its own while the search \
+                 player batches its games); games stop at {} plies, {cap}.",
+                e.movetime_ms, e.parallel_games, c.max_plies
+            ),
+            None => String::new(),
+        },
+    }
+}
+
 impl Evaluation {
-    /// The whole Markdown document: title, conditions, table, definitions.
+    /// The whole Markdown document: title, conditions, one table per section, definitions.
     pub fn markdown(&self) -> String {
         let c = &self.conditions;
-        let cap = match c.cap_material {
-            Some(n) => format!("then the side with {n}+ more pieces wins, else a draw"),
-            None => "then a draw".to_string(),
-        };
         let baseline = match &self.baseline {
             Some(b) => format!("; the run's first checkpoint is {b}"),
             None => String::new(),
         };
+        let mut tables = String::new();
+        for section in [Section::Adjudicated, Section::Outright, Section::EqualTime] {
+            let rows: Vec<EvalRow> = self
+                .rows
+                .iter()
+                .filter(|r| r.section == section)
+                .cloned()
+                .collect();
+            if rows.is_empty() {
+                continue;
+            }
+            tables.push_str(&format!(
+                "## {}\n\n{}\n\n{}\n",
+                section_title(section, c),
+                section_text(section, c),
+                markdown_table(&rows)
+            ));
+        }
         format!(
             "# koshogi eval: {checkpoint} of {run}\n\n\
              Checkpoint {checkpoint} (step {step}){baseline}. Each opening ({opening} random \
-             plies) is played with both colours; games stop at {max_plies} plies, {cap}. \
-             Search rows use {sims} simulations per move.\n\n\
+             plies) is played with both colours. Search rows use {sims} simulations per move \
+             unless they have a time per move.\n\n\
              Rerun: `{command}`\n\n\
-             {table}\n\
+             {tables}\n\
              {DEFINITIONS}\n",
             checkpoint = self.checkpoint,
             run = self.run_dir.display(),
             step = self.step,
             opening = c.opening_plies,
-            max_plies = c.max_plies,
             sims = c.simulations,
             command = rerun_command(&self.run_dir, self.step, c),
-            table = markdown_table(&self.rows),
         )
     }
 
@@ -209,13 +286,28 @@ impl Evaluation {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::evaluation::MoveStats;
-    use crate::statistics::{EloEstimate, WinDrawLoss};
+    use crate::evaluation::{EqualTime, MoveStats, Role};
+    use crate::matches::{Ending, EndingCounts};
+    use crate::statistics::{EloEstimate, GameScore, WinDrawLoss};
 
     fn row(player: &str, opponent: &str, wdl: WinDrawLoss) -> EvalRow {
+        let mut endings = EndingCounts::default();
+        for (ending, score, count) in [
+            (Ending::Command, GameScore::Win, wdl.wins / 2),
+            (Ending::Material, GameScore::Win, wdl.wins - wdl.wins / 2),
+            (Ending::Cap, GameScore::Draw, wdl.draws),
+            (Ending::Material, GameScore::Loss, wdl.losses),
+        ] {
+            for _ in 0..count {
+                endings.record(ending, score);
+            }
+        }
         EvalRow {
             player: player.into(),
             opponent: opponent.into(),
+            role: Role::Checkpoint,
+            section: Section::Adjudicated,
+            endings,
             wdl,
             elo: EloEstimate::from_wdl(wdl),
             player_moves: MoveStats {
@@ -248,6 +340,9 @@ mod tests {
                 seed: 1,
                 opponents: vec!["greedy".into(), "ab:2".into()],
                 avoid_repetition: true,
+                controls: true,
+                outright_max_plies: None,
+                equal_time: None,
             },
             rows: vec![
                 row(
@@ -273,6 +368,7 @@ mod tests {
             [
                 "policy:step-000001161",
                 "policy:step-000000000",
+                "checkpoint",
                 "100",
                 "54",
                 "42",
@@ -284,16 +380,20 @@ mod tests {
                 "0.7",
                 "5.2",
                 "282.0",
+                "W 27 command, 27 material; D 42 cap; L 4 material",
             ]
         );
         // A sweep: no spread, unbounded Elo.
         let cells = row_cells(&e.rows[1]);
-        assert_eq!(cells[6], "0.0 % ± 0.0 %");
-        assert_eq!(cells[7], "-inf ± inf");
+        assert_eq!(cells[7], "0.0 % ± 0.0 %");
+        assert_eq!(cells[8], "-inf ± inf");
+        assert_eq!(cells[14], "L 40 material");
         // No moves, no rates.
         let mut quiet = e.rows[1].clone();
         quiet.player_moves = MoveStats::default();
-        assert_eq!(row_cells(&quiet)[8], "–");
+        assert_eq!(row_cells(&quiet)[9], "–");
+        quiet.role = Role::ValueOnly;
+        assert_eq!(row_cells(&quiet)[2], "control: value only");
     }
 
     #[test]
@@ -302,11 +402,13 @@ mod tests {
         let lines: Vec<&str> = table.lines().collect();
         assert_eq!(lines.len(), 4);
         assert_eq!(
-            lines[0].split('|').map(str::trim).collect::<Vec<_>>()[1..14],
+            lines[0].split('|').map(str::trim).collect::<Vec<_>>()[1..16],
             COLUMNS
         );
         assert!(
-            lines[1].starts_with("| :---") && lines[1].ends_with(": |"),
+            lines[1].starts_with("| :---")
+                && lines[1].contains("-: | :")
+                && lines[1].ends_with("- |"),
             "{}",
             lines[1]
         );
@@ -326,6 +428,8 @@ mod tests {
              --opponents 'greedy,ab:2'`"
         ));
         assert!(text.contains(&markdown_table(&e.rows)));
+        assert!(text.contains("## Adjudicated at 300 plies"));
+        assert!(!text.contains("## Outright"), "{text}");
         assert!(text.contains("side with 2+ more pieces wins"));
         let json: serde_json::Value = serde_json::from_str(&e.json()).unwrap();
         assert_eq!(json["step"], 1161);
@@ -333,6 +437,44 @@ mod tests {
         assert_eq!(json["rows"][0]["player_moves"]["passes"], 820);
         assert_eq!(json["rows"][1]["elo"]["elo"], serde_json::Value::Null);
         assert_eq!(json["conditions"]["opponents"][1], "ab:2");
+        assert_eq!(json["rows"][0]["role"], "checkpoint");
+        assert_eq!(json["rows"][0]["section"], "adjudicated");
+        assert_eq!(json["rows"][0]["endings"]["command"]["wins"], 27);
+    }
+
+    #[test]
+    fn each_section_has_its_own_table_and_the_rerun_names_it() {
+        let mut e = evaluation();
+        e.conditions.outright_max_plies = Some(1000);
+        e.conditions.controls = false;
+        e.conditions.equal_time = Some(EqualTime {
+            movetime_ms: 500,
+            games: 10,
+            opponent: "classic@movetime=500".parse().unwrap(),
+            parallel_games: 2,
+        });
+        let mut outright = e.rows[1].clone();
+        outright.section = Section::Outright;
+        let mut timed = e.rows[1].clone();
+        timed.section = Section::EqualTime;
+        timed.player = "mcts:step-000001161@movetime=500".into();
+        e.rows.extend([outright.clone(), timed.clone()]);
+        let text = e.markdown();
+        let adjudicated = text.find("## Adjudicated at 300 plies").unwrap();
+        let outright_at = text
+            .find("## Outright: to 1000 plies, capped games drawn")
+            .unwrap();
+        let equal_at = text.find("## Equal time: 500 ms per move").unwrap();
+        assert!(
+            adjudicated < outright_at && outright_at < equal_at,
+            "{text}"
+        );
+        assert!(text[equal_at..].contains(&markdown_table(&[timed])));
+        assert!(text[outright_at..equal_at].contains(&markdown_table(&[outright])));
+        assert!(text.contains(
+            "--no-controls --outright --outright-max-plies 1000 --movetime 500 \
+             --movetime-games 10 --movetime-opponent 'classic@movetime=500'`"
+        ));
     }
 
     #[test]

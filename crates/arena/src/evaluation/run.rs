@@ -10,6 +10,16 @@
 //! score it counts how each side moves ([`MoveStats`]: passes and captures), because a
 //! score alone hid that the first winning network mostly passed.
 //!
+//! A score against a fixed opponent also credits the hand-written parts of the search (counted
+//! material in its value, forced capture candidates), so every table plays **controls** beside
+//! the checkpoint, against the same opponents ([`Role`]): the same search with no network
+//! (`material:<sims>`), the run's first checkpoint searching the same way, and the checkpoint's
+//! search on the network's value alone (`@utility=0,forced=off`), which also meets
+//! `material:<sims>` head to head. Besides the run's own adjudication at the ply cap, the rows
+//! can be played again to a long cap with capped games drawn ([`Section::Outright`]: strength
+//! shown by games won), and at equal time per move against `classic@movetime=…`
+//! ([`Section::EqualTime`]). Every row says how its games ended ([`EndingCounts`]).
+//!
 //! Everything is played by the arena's own machinery: [`run_match`] (paired openings, alternating
 //! colours, adjudication), [`build_player`] (the spec syntax), [`list_checkpoints`] and
 //! [`EloEstimate`]. Every row uses the same seed, hence the same openings. The table is formatted
@@ -26,14 +36,15 @@ use koshogi_run_store::local_checkpoints::{
 use super::move_stats::{CountingPlayer, MoveStats};
 use crate::ladder::LadderPaths;
 use crate::matches::{
-    new_game, run_match, GameSummary, MatchError, MatchObserver, MatchReport, MatchSettings,
-    Renamed,
+    new_game, run_match, EndingCounts, GameSummary, MatchError, MatchObserver, MatchReport,
+    MatchSettings, Renamed,
 };
 use crate::players::{
     build_player, match_rules, BaselineSpec, BuildPlayerError, BuiltPlayer, PlayerOptions,
-    PlayerSpec,
+    PlayerSpec, SearchSettings,
 };
 use crate::statistics::{EloEstimate, WinDrawLoss};
+use koshogi_baselines::classic::ClassicSpec;
 
 /// What to evaluate and how (the CLI's options).
 #[derive(Clone, Debug)]
@@ -49,11 +60,94 @@ pub struct EvalSettings {
     pub simulations: u32,
     /// Opponents besides the run's first checkpoint, as arena player specs.
     pub opponents: Vec<PlayerSpec>,
+    /// Play the controls ([`Role`]) beside the checkpoint.
+    pub controls: bool,
+    /// Play every row of the adjudicated table again to this cap, capped games drawn.
+    pub outright_max_plies: Option<u32>,
+    /// The equal-time table, if any.
+    pub equal_time: Option<EqualTime>,
     /// How each match is played; `games` and `output_dir` are set per row.
     pub match_settings: MatchSettings,
     pub player_options: PlayerOptions,
     /// Keep every game's record under `<run>/eval/<checkpoint>-games/`.
     pub keep_records: bool,
+}
+
+/// The equal-time table: the search player and the network-free control with a time per move,
+/// against an opponent with the same time.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct EqualTime {
+    pub movetime_ms: u64,
+    pub games: usize,
+    /// By default `classic@movetime=<movetime_ms>`.
+    #[serde(serialize_with = "serialize_display")]
+    pub opponent: PlayerSpec,
+    /// Games at once: one per core, so that a classical opponent searches each on a core of
+    /// its own while the search player's moves are batched over the same games.
+    pub parallel_games: usize,
+}
+
+impl EqualTime {
+    /// `movetime_ms` per move against `classic@movetime=<movetime_ms>`, one game per core.
+    pub fn against_classic(movetime_ms: u64, games: usize) -> Self {
+        let opponent = PlayerSpec::Baseline(BaselineSpec::Classic(ClassicSpec {
+            movetime_ms: Some(movetime_ms),
+            ..ClassicSpec::default()
+        }));
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
+        Self {
+            movetime_ms,
+            games,
+            opponent,
+            parallel_games: cores,
+        }
+    }
+}
+
+fn serialize_display<S: serde::Serializer>(
+    value: &PlayerSpec,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    serializer.collect_str(value)
+}
+
+/// Which table a row is in: how its games are played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Section {
+    /// Capped at `max_plies`, decided by the piece count (`cap_material`), as the run trains.
+    Adjudicated,
+    /// Capped at `outright_max_plies`, capped games drawn: strength shown by games won.
+    Outright,
+    /// Both sides with the same time per move.
+    EqualTime,
+}
+
+/// What a row shows: the checkpoint, or one of its controls against the same opponent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    /// The evaluated checkpoint.
+    Checkpoint,
+    /// Control: the same search with no network (uniform priors, counted material).
+    NoNetwork,
+    /// Control: the run's first checkpoint (normally the untrained network), playing the same way.
+    FirstCheckpoint,
+    /// Control: the checkpoint's search on the network's value alone (`utility=0`, no forced
+    /// root candidates, no capture-first replies).
+    ValueOnly,
+}
+
+impl Role {
+    /// As the tables name it.
+    pub fn label(self) -> &'static str {
+        match self {
+            Role::Checkpoint => "checkpoint",
+            Role::NoNetwork => "control: no network",
+            Role::FirstCheckpoint => "control: first checkpoint",
+            Role::ValueOnly => "control: value only",
+        }
+    }
 }
 
 impl Default for EvalSettings {
@@ -64,6 +158,9 @@ impl Default for EvalSettings {
             mcts_games: 40,
             simulations: 16,
             opponents: vec![PlayerSpec::Baseline(BaselineSpec::Greedy)],
+            controls: true,
+            outright_max_plies: None,
+            equal_time: None,
             match_settings: MatchSettings {
                 max_plies: 300,
                 cap_material_margin: Some(2),
@@ -100,7 +197,7 @@ pub enum EvalError {
     Match { row: String, source: MatchError },
 }
 
-/// One row to play: a player of the evaluated checkpoint against one opponent.
+/// One row to play: a player of the evaluated checkpoint (or a control) against one opponent.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RowPlan {
     /// Short display names (`policy:step-000001200`, `mcts:step-000001200:16`, `greedy`).
@@ -110,6 +207,8 @@ pub struct RowPlan {
     pub opponent_spec: PlayerSpec,
     /// Games as asked (the match runner rounds up to even).
     pub games: usize,
+    pub role: Role,
+    pub section: Section,
 }
 
 impl RowPlan {
@@ -133,6 +232,10 @@ pub struct EvalPlan {
 pub struct EvalRow {
     pub player: String,
     pub opponent: String,
+    pub role: Role,
+    pub section: Section,
+    /// The player's results by how the games ended.
+    pub endings: EndingCounts,
     /// Results from the player's side.
     pub wdl: WinDrawLoss,
     /// `None` only for a row without games.
@@ -156,6 +259,9 @@ pub struct EvalConditions {
     pub seed: u64,
     pub opponents: Vec<String>,
     pub avoid_repetition: bool,
+    pub controls: bool,
+    pub outright_max_plies: Option<u32>,
+    pub equal_time: Option<EqualTime>,
 }
 
 /// A finished evaluation: [`crate::evaluation::report`] prints and writes it.
@@ -186,23 +292,159 @@ enum Kind {
 }
 
 impl Kind {
-    fn spec(self, checkpoint: &Path) -> PlayerSpec {
-        let checkpoint = checkpoint.to_path_buf();
+    /// The checkpoint `entry` playing this way with `settings` (search players only): its
+    /// display name and spec.
+    fn player(self, entry: &CheckpointEntry, settings: SearchSettings) -> (String, PlayerSpec) {
+        let checkpoint = entry.path.clone();
         match self {
-            Kind::Policy => PlayerSpec::Policy { checkpoint },
-            Kind::Mcts(sims) => PlayerSpec::Mcts {
-                checkpoint,
-                simulations: Some(sims),
-            },
+            Kind::Policy => (
+                format!("policy:{}", entry.name()),
+                PlayerSpec::Policy { checkpoint },
+            ),
+            Kind::Mcts(sims) => {
+                // A timed player's count only sizes its first move: not part of its name.
+                let simulations = settings.movetime_ms.is_none().then_some(sims);
+                let named = PlayerSpec::Mcts {
+                    checkpoint: entry.name().into(),
+                    simulations,
+                    settings,
+                };
+                let name = named.to_string();
+                (
+                    name,
+                    PlayerSpec::Mcts {
+                        checkpoint,
+                        simulations: simulations.or(Some(sims)),
+                        settings,
+                    },
+                )
+            }
         }
     }
+}
 
-    fn name(self, entry: &CheckpointEntry) -> String {
-        match self {
-            Kind::Policy => format!("policy:{}", entry.name()),
-            Kind::Mcts(sims) => format!("mcts:{}:{sims}", entry.name()),
+/// The network-free control of `sims` simulations, with `settings`.
+fn no_network(sims: u32, settings: SearchSettings) -> (String, PlayerSpec) {
+    let spec = PlayerSpec::MaterialSearch {
+        simulations: sims,
+        settings,
+    };
+    (spec.to_string(), spec)
+}
+
+/// Collects rows with one `games` count and section.
+struct Rows<'a> {
+    rows: &'a mut Vec<RowPlan>,
+    games: usize,
+    section: Section,
+}
+
+impl Rows<'_> {
+    fn push(&mut self, role: Role, player: (String, PlayerSpec), opponent: (String, PlayerSpec)) {
+        self.rows.push(RowPlan {
+            player: player.0,
+            opponent: opponent.0,
+            player_spec: player.1,
+            opponent_spec: opponent.1,
+            games: self.games,
+            role,
+            section: self.section,
+        });
+    }
+}
+
+/// The adjudicated table's rows: for the policy player, then the search player, the
+/// checkpoint against the run's first checkpoint; for the search player, against the
+/// network-free search (and the value-only control against it too); then against each
+/// opponent, each followed by the controls against the same opponent.
+fn adjudicated_rows(
+    settings: &EvalSettings,
+    checkpoint: &CheckpointEntry,
+    baseline: Option<&CheckpointEntry>,
+) -> Vec<RowPlan> {
+    let mut rows = Vec::new();
+    let sims = settings.simulations.max(1);
+    let kinds = [
+        (Kind::Policy, settings.policy_games),
+        (Kind::Mcts(sims), settings.mcts_games),
+    ];
+    let plain = SearchSettings::default();
+    let value_only = SearchSettings::value_only();
+    for (kind, games) in kinds {
+        if games == 0 {
+            continue;
+        }
+        let mut out = Rows {
+            rows: &mut rows,
+            games,
+            section: Section::Adjudicated,
+        };
+        let player = kind.player(checkpoint, plain);
+        let first = baseline.map(|b| kind.player(b, plain));
+        let is_search = matches!(kind, Kind::Mcts(_));
+        if let Some(first) = &first {
+            out.push(Role::Checkpoint, player.clone(), first.clone());
+        }
+        if settings.controls && is_search {
+            out.push(Role::Checkpoint, player.clone(), no_network(sims, plain));
+            out.push(
+                Role::ValueOnly,
+                kind.player(checkpoint, value_only),
+                no_network(sims, plain),
+            );
+        }
+        for opponent in &settings.opponents {
+            let opponent = (opponent.to_string(), opponent.clone());
+            out.push(Role::Checkpoint, player.clone(), opponent.clone());
+            if !settings.controls {
+                continue;
+            }
+            if is_search {
+                out.push(Role::NoNetwork, no_network(sims, plain), opponent.clone());
+            }
+            if let Some(first) = &first {
+                out.push(Role::FirstCheckpoint, first.clone(), opponent.clone());
+            }
+            if is_search {
+                out.push(
+                    Role::ValueOnly,
+                    kind.player(checkpoint, value_only),
+                    opponent.clone(),
+                );
+            }
         }
     }
+    rows
+}
+
+/// The equal-time table's rows: the search player, then (with controls) the network-free
+/// search, each with the time per move, against the opponent with the same time.
+fn equal_time_rows(
+    settings: &EvalSettings,
+    equal: &EqualTime,
+    checkpoint: &CheckpointEntry,
+) -> Vec<RowPlan> {
+    let mut rows = Vec::new();
+    if equal.games == 0 {
+        return rows;
+    }
+    let sims = settings.simulations.max(1);
+    let timed = SearchSettings::timed(equal.movetime_ms);
+    let opponent = (equal.opponent.to_string(), equal.opponent.clone());
+    let mut out = Rows {
+        rows: &mut rows,
+        games: equal.games,
+        section: Section::EqualTime,
+    };
+    out.push(
+        Role::Checkpoint,
+        Kind::Mcts(sims).player(checkpoint, timed),
+        opponent.clone(),
+    );
+    if settings.controls {
+        out.push(Role::NoNetwork, no_network(sims, timed), opponent);
+    }
+    rows
 }
 
 /// Finds the checkpoints and lists the rows: for the policy player, then the search player,
@@ -236,28 +478,19 @@ pub fn plan_evaluation(run_dir: &Path, settings: &EvalSettings) -> Result<EvalPl
             })?,
     };
     let baseline = (first.step != checkpoint.step).then(|| first.clone());
-    let mut rows = Vec::new();
-    let kinds = [
-        (Kind::Policy, settings.policy_games),
-        (Kind::Mcts(settings.simulations.max(1)), settings.mcts_games),
-    ];
-    for (kind, games) in kinds {
-        if games == 0 {
-            continue;
-        }
-        let player = |opponent: String, opponent_spec: PlayerSpec| RowPlan {
-            player: kind.name(&checkpoint),
-            opponent,
-            player_spec: kind.spec(&checkpoint.path),
-            opponent_spec,
-            games,
-        };
-        if let Some(baseline) = &baseline {
-            rows.push(player(kind.name(baseline), kind.spec(&baseline.path)));
-        }
-        for opponent in &settings.opponents {
-            rows.push(player(opponent.to_string(), opponent.clone()));
-        }
+    let mut rows = adjudicated_rows(settings, &checkpoint, baseline.as_ref());
+    if settings.outright_max_plies.is_some() {
+        let outright: Vec<RowPlan> = rows
+            .iter()
+            .map(|row| RowPlan {
+                section: Section::Outright,
+                ..row.clone()
+            })
+            .collect();
+        rows.extend(outright);
+    }
+    if let Some(equal) = &settings.equal_time {
+        rows.extend(equal_time_rows(settings, equal, &checkpoint));
     }
     if rows.is_empty() {
         return Err(EvalError::NothingToPlay);
@@ -317,6 +550,20 @@ pub fn run_evaluation(
         })?;
         let mut match_settings = settings.match_settings.clone();
         match_settings.games = row.games;
+        match row.section {
+            Section::Adjudicated => {}
+            Section::Outright => {
+                match_settings.max_plies = settings
+                    .outright_max_plies
+                    .unwrap_or(match_settings.max_plies);
+                match_settings.cap_material_margin = None;
+            }
+            Section::EqualTime => {
+                if let Some(equal) = &settings.equal_time {
+                    match_settings.parallel_games = equal.parallel_games.max(1);
+                }
+            }
+        }
         match_settings.output_dir = settings.keep_records.then(|| records_dir(plan, index, row));
         let mut counted_player = CountingPlayer::new(player.player.as_mut());
         let mut counted_opponent = CountingPlayer::new(opponent.player.as_mut());
@@ -334,6 +581,9 @@ pub fn run_evaluation(
         let result = EvalRow {
             player: row.player.clone(),
             opponent: row.opponent.clone(),
+            role: row.role,
+            section: row.section,
+            endings: report.endings(),
             wdl: report.wdl,
             elo: report.elo(),
             player_moves: counted_player.stats,
@@ -361,6 +611,9 @@ pub fn run_evaluation(
             seed: m.seed,
             opponents: settings.opponents.iter().map(|o| o.to_string()).collect(),
             avoid_repetition: settings.player_options.avoid_repetition,
+            controls: settings.controls,
+            outright_max_plies: settings.outright_max_plies,
+            equal_time: settings.equal_time.clone(),
         },
         rows,
     })
@@ -418,6 +671,7 @@ mod tests {
                 PlayerSpec::Baseline(BaselineSpec::Greedy),
                 PlayerSpec::Baseline(BaselineSpec::Random),
             ],
+            controls: false,
             ..EvalSettings::default()
         };
         let plan = plan_evaluation(run.path(), &settings).unwrap();
@@ -440,7 +694,8 @@ mod tests {
             plan.rows[3].opponent_spec,
             PlayerSpec::Mcts {
                 checkpoint: plan.baseline.unwrap().path,
-                simulations: Some(16)
+                simulations: Some(16),
+                settings: SearchSettings::default(),
             }
         );
     }
@@ -451,6 +706,7 @@ mod tests {
         let settings = EvalSettings {
             checkpoint_step: Some(100),
             mcts_games: 0,
+            controls: false,
             ..EvalSettings::default()
         };
         let plan = plan_evaluation(run.path(), &settings).unwrap();
@@ -469,6 +725,119 @@ mod tests {
         let plan = plan_evaluation(run.path(), &settings).unwrap();
         assert!(plan.baseline.is_none());
         assert_eq!(titles(&plan), ["policy:step-000000000 vs greedy"]);
+    }
+
+    #[test]
+    fn controls_play_the_same_opponents_beside_the_checkpoint() {
+        let run = run_with(&[0, 200]);
+        let settings = EvalSettings {
+            policy_games: 10,
+            mcts_games: 4,
+            ..EvalSettings::default()
+        };
+        let plan = plan_evaluation(run.path(), &settings).unwrap();
+        let rows: Vec<(String, Role)> = plan.rows.iter().map(|r| (r.title(), r.role)).collect();
+        let row = |title: &str, role| (title.to_string(), role);
+        assert_eq!(
+            rows,
+            [
+                row(
+                    "policy:step-000000200 vs policy:step-000000000",
+                    Role::Checkpoint
+                ),
+                row("policy:step-000000200 vs greedy", Role::Checkpoint),
+                row("policy:step-000000000 vs greedy", Role::FirstCheckpoint),
+                row(
+                    "mcts:step-000000200:16 vs mcts:step-000000000:16",
+                    Role::Checkpoint
+                ),
+                row("mcts:step-000000200:16 vs material:16", Role::Checkpoint),
+                row(
+                    "mcts:step-000000200:16@utility=0,forced=off vs material:16",
+                    Role::ValueOnly
+                ),
+                row("mcts:step-000000200:16 vs greedy", Role::Checkpoint),
+                row("material:16 vs greedy", Role::NoNetwork),
+                row("mcts:step-000000000:16 vs greedy", Role::FirstCheckpoint),
+                row(
+                    "mcts:step-000000200:16@utility=0,forced=off vs greedy",
+                    Role::ValueOnly
+                ),
+            ]
+        );
+        assert!(plan.rows.iter().all(|r| r.section == Section::Adjudicated));
+        assert_eq!(plan.rows[2].games, 10);
+        assert_eq!(plan.rows[9].games, 4);
+        // The value-only control is the checkpoint itself with the hand-written parts off.
+        assert_eq!(
+            plan.rows[9].player_spec,
+            PlayerSpec::Mcts {
+                checkpoint: plan.checkpoint.path.clone(),
+                simulations: Some(16),
+                settings: SearchSettings::value_only(),
+            }
+        );
+    }
+
+    #[test]
+    fn outright_rows_repeat_the_table_and_equal_time_rows_meet_the_timed_opponent() {
+        let run = run_with(&[0, 200]);
+        let settings = EvalSettings {
+            policy_games: 0,
+            mcts_games: 4,
+            controls: false,
+            outright_max_plies: Some(1000),
+            equal_time: Some(EqualTime::against_classic(250, 6)),
+            ..EvalSettings::default()
+        };
+        let plan = plan_evaluation(run.path(), &settings).unwrap();
+        let rows: Vec<(String, Section)> =
+            plan.rows.iter().map(|r| (r.title(), r.section)).collect();
+        let row = |title: &str, section| (title.to_string(), section);
+        assert_eq!(
+            rows,
+            [
+                row(
+                    "mcts:step-000000200:16 vs mcts:step-000000000:16",
+                    Section::Adjudicated
+                ),
+                row("mcts:step-000000200:16 vs greedy", Section::Adjudicated),
+                row(
+                    "mcts:step-000000200:16 vs mcts:step-000000000:16",
+                    Section::Outright
+                ),
+                row("mcts:step-000000200:16 vs greedy", Section::Outright),
+                row(
+                    "mcts:step-000000200@movetime=250 vs classic@movetime=250",
+                    Section::EqualTime
+                ),
+            ]
+        );
+        assert_eq!(plan.rows[4].games, 6);
+        let PlayerSpec::Mcts {
+            simulations,
+            settings: timed,
+            ..
+        } = &plan.rows[4].player_spec
+        else {
+            panic!("{:?}", plan.rows[4].player_spec)
+        };
+        // The count sizes the first timed move; the time decides the rest.
+        assert_eq!(*simulations, Some(16));
+        assert_eq!(timed.movetime_ms, Some(250));
+        // With controls, the network-free search meets the same timed opponent.
+        let with_controls = EvalSettings {
+            controls: true,
+            outright_max_plies: None,
+            ..settings
+        };
+        let plan = plan_evaluation(run.path(), &with_controls).unwrap();
+        let last = plan.rows.last().unwrap();
+        assert_eq!(
+            last.title(),
+            "material:16@movetime=250 vs classic@movetime=250"
+        );
+        assert_eq!(last.role, Role::NoNetwork);
     }
 
     #[test]
@@ -499,6 +868,7 @@ mod tests {
         let nothing = EvalSettings {
             checkpoint_step: Some(0),
             opponents: Vec::new(),
+            controls: false,
             ..EvalSettings::default()
         };
         assert!(message(run.path(), &nothing).starts_with("nothing to play"));

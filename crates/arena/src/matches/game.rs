@@ -7,6 +7,8 @@
 
 use std::fmt::Debug;
 
+use super::ending::Ending;
+
 /// Which seat is to move: `First` moves first (Black in Ko shogi), `Second` answers (White).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Side {
@@ -43,6 +45,8 @@ impl Side {
 pub struct GameEnd {
     /// `None` for a draw.
     pub winner: Option<Side>,
+    /// Its kind, for the tables' breakdown.
+    pub ending: Ending,
     /// Human-readable cause ("general and banner captured", "max plies", …).
     pub reason: String,
 }

@@ -7,8 +7,9 @@
 
 use koshogi_rules::game_record::termination_text;
 use koshogi_rules::notation::format_hodges;
-use koshogi_rules::{Color, Game, Move, RulesOptions};
+use koshogi_rules::{Color, DrawReason, Game, Move, Outcome, RulesOptions, WinReason};
 
+use super::ending::Ending;
 use super::game::{ArenaGame, GameEnd, Side};
 use super::runner::MatchSettings;
 
@@ -28,6 +29,25 @@ pub fn side_of(color: Color) -> Side {
     }
 }
 
+/// The kind of a Ko shogi outcome (a win by mutual destruction or resignation is `Other`).
+pub fn ending_of(outcome: Outcome) -> Ending {
+    match outcome {
+        Outcome::Win { reason, .. } => match reason {
+            WinReason::CommandDestroyed => Ending::Command,
+            WinReason::MaterialAdjudication => Ending::Material,
+            WinReason::PerpetualCheck => Ending::Repetition,
+            WinReason::NoLegalMoves => Ending::NoMoves,
+            WinReason::MutualDestruction | WinReason::Resignation => Ending::Other,
+        },
+        Outcome::Draw(reason) => match reason {
+            DrawReason::MaxPlies => Ending::Cap,
+            DrawReason::Repetition => Ending::Repetition,
+            DrawReason::NoLegalMoves => Ending::NoMoves,
+            DrawReason::MutualDestruction => Ending::Other,
+        },
+    }
+}
+
 impl ArenaGame for Game {
     type Move = Move;
 
@@ -42,6 +62,7 @@ impl ArenaGame for Game {
     fn end(&self) -> Option<GameEnd> {
         self.outcome().map(|outcome| GameEnd {
             winner: outcome.winner().map(side_of),
+            ending: ending_of(outcome),
             reason: termination_text(outcome).to_string(),
         })
     }

@@ -2,6 +2,8 @@
 //! interface a player offers, and the runner between them. Tested on a toy game whose odds are
 //! known by construction (`toy.rs`, test builds only), used with Ko shogi.
 //!
+//! * `ending.rs`: [`Ending`], the kind of a game's end (command destroyed, material at the cap,
+//!   …), and [`EndingCounts`], a row's breakdown of them;
 //! * `game.rs`: [`ArenaGame`], what the arena needs from a game ([`Side`], [`GameEnd`]);
 //! * `koshogi_game.rs`: Ko shogi as an [`ArenaGame`] ([`new_game`]), records in the rules
 //!   crate's format;
@@ -10,6 +12,7 @@
 //! * `runner.rs`: [`run_match`]: paired openings, alternating colours, many games at once,
 //!   adjudication, SPRT stopping, records and `games.csv`.
 
+mod ending;
 mod game;
 mod koshogi_game;
 mod player;
@@ -17,6 +20,7 @@ mod runner;
 #[cfg(test)]
 pub(crate) mod toy;
 
+pub use ending::{Ending, EndingCounts};
 pub use game::{ArenaGame, GameEnd, Side};
 pub use koshogi_game::{new_game, side_of};
 pub use player::{derive_seed, Choice, MoveRequest, Player, PlayerError, RandomPlayer, Renamed};

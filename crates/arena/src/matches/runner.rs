@@ -27,6 +27,7 @@ use rand::seq::IndexedRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
+use super::ending::{Ending, EndingCounts};
 use super::game::{ArenaGame, GameEnd, Side};
 use super::player::{derive_seed, Choice, MoveRequest, Player, PlayerError};
 use crate::statistics::{
@@ -97,6 +98,8 @@ pub struct GameSummary {
     pub score_a: GameScore,
     pub winner: Option<Side>,
     pub plies: u32,
+    /// The kind of end, for breakdowns; `termination` says it in words.
+    pub ending: Ending,
     pub termination: String,
     pub record: Option<PathBuf>,
 }
@@ -124,6 +127,15 @@ impl MatchReport {
         EloEstimate::from_wdl(self.wdl)
     }
 
+    /// Player A's results by how the games ended.
+    pub fn endings(&self) -> EndingCounts {
+        let mut counts = EndingCounts::default();
+        for game in &self.games {
+            counts.record(game.ending, game.score_a);
+        }
+        counts
+    }
+
     pub fn mean_plies(&self) -> f64 {
         if self.games.is_empty() {
             0.0
@@ -144,6 +156,9 @@ impl MatchReport {
             self.wdl_second,
             self.mean_plies()
         );
+        if !self.games.is_empty() {
+            text.push_str(&format!("\nended: {}", self.endings().summary()));
+        }
         if let Some(elo) = self.elo() {
             text.push_str(&format!("\n{elo}"));
         }
@@ -300,6 +315,7 @@ pub fn run_match<G: ArenaGame>(
                         let reason = forfeit_text(&player.name(), &reason);
                         tracing::warn!(game = g.index, "{reason}");
                         g.end = Some(GameEnd {
+                            ending: Ending::Forfeit,
                             winner: Some(g.game.side_to_move().opposite()),
                             reason,
                         });
@@ -447,6 +463,7 @@ fn update_end<G: ArenaGame>(g: &mut LiveGame<G>, max_plies: u32) {
     if g.plies >= max_plies {
         g.end = Some(GameEnd {
             winner: None,
+            ending: Ending::Cap,
             reason: "max plies".into(),
         });
         return;
@@ -456,6 +473,7 @@ fn update_end<G: ArenaGame>(g: &mut LiveGame<G>, max_plies: u32) {
         if g.legal.is_empty() {
             g.end = Some(GameEnd {
                 winner: Some(g.game.side_to_move().opposite()),
+                ending: Ending::NoMoves,
                 reason: "no legal move".into(),
             });
         }
@@ -504,6 +522,7 @@ fn finish_game<G: ArenaGame>(
         score_a,
         winner: end.winner,
         plies: g.plies,
+        ending: end.ending,
         termination: end.reason,
         record: record_path,
     })

@@ -1,6 +1,7 @@
 //! Tiny game and players for testing the match machinery (test builds only): outcomes and
 //! strengths are known by construction, and a game takes microseconds.
 
+use super::ending::Ending;
 use super::game::{ArenaGame, GameEnd, Side};
 use super::player::{MoveRequest, Player, PlayerError};
 
@@ -26,6 +27,7 @@ impl ArenaGame for Race {
         (self.counter >= 10).then(|| GameEnd {
             // The player who just moved won.
             winner: Some(self.side_to_move().opposite()),
+            ending: Ending::Other,
             reason: "reached 10".into(),
         })
     }

@@ -65,13 +65,18 @@ pub fn build_player(
             },
             rules_options: None,
         },
-        PlayerSpec::MaterialSearch { simulations } => {
+        PlayerSpec::MaterialSearch {
+            simulations,
+            settings,
+        } => {
             let eval =
                 koshogi_mcts::EvalThread::spawn(|| Ok(koshogi_mcts::MaterialEvaluator::default()))
                     .map_err(|e| load_error(e.to_string()))?;
-            let config = MctsPlayer::evaluation_config(*simulations);
+            let config =
+                MctsPlayer::evaluation_config_with(*simulations, settings.forced_candidates);
             let player = MctsPlayer::with_thread(eval, config, spec.to_string())
-                .with_avoid_repetition(options.avoid_repetition);
+                .with_avoid_repetition(options.avoid_repetition)
+                .with_movetime(settings.movetime());
             BuiltPlayer {
                 player: Box::new(player),
                 rules_options: None,
@@ -91,14 +96,24 @@ pub fn build_player(
         PlayerSpec::Mcts {
             checkpoint,
             simulations,
+            settings,
         } => {
             let card_path = resolve_card(checkpoint)?;
             let card = read_card(&card_path).map_err(|e| load_error(e.to_string()))?;
-            let config =
-                MctsPlayer::evaluation_config(simulations.unwrap_or(options.default_simulations));
-            let player = MctsPlayer::load(&card_path, &options.runtime, config, spec.to_string())
-                .map_err(|e| load_error(e.to_string()))?
-                .with_avoid_repetition(options.avoid_repetition);
+            let config = MctsPlayer::evaluation_config_with(
+                simulations.unwrap_or(options.default_simulations),
+                settings.forced_candidates,
+            );
+            let player = MctsPlayer::load_with_utility(
+                &card_path,
+                &options.runtime,
+                config,
+                spec.to_string(),
+                settings.utility(),
+            )
+            .map_err(|e| load_error(e.to_string()))?
+            .with_avoid_repetition(options.avoid_repetition)
+            .with_movetime(settings.movetime());
             BuiltPlayer {
                 player: Box::new(player),
                 rules_options: Some(card_rules_options(&card)),

@@ -4,6 +4,8 @@
 //!
 //! * `spec.rs`: [`PlayerSpec`], the `random | greedy | ab:<depth> | material:<sims> |
 //!   policy:<ckpt> | mcts:<ckpt>[:sims] | engine:<command>[@limits]` syntax;
+//! * `search_settings.rs`: [`SearchSettings`], the search players' `@movetime=…,utility=…,
+//!   forced=…` (equal time, and the hand-written parts off for the controls);
 //! * `build.rs`: [`build_player`], a spec → a player ([`PlayerOptions`]);
 //! * `baselines.rs`: the classical players that need no network (greedy material, alpha-beta),
 //!   which koshogi-baselines owns with their names ([`BaselineSpec`]), as match players
@@ -18,6 +20,7 @@ mod build;
 pub mod engine;
 mod network;
 mod repetition;
+mod search_settings;
 mod spec;
 
 pub use baselines::{AlphaBetaPlayer, ClassicPlayer, GreedyPlayer};
@@ -27,4 +30,5 @@ pub use koshogi_baselines::BaselineSpec;
 pub use network::{
     card_rules_options, resolve_card, CheckpointPathError, MctsPlayer, PolicyPlayer,
 };
+pub use search_settings::{SearchSettings, SearchSettingsError, MAX_MOVETIME_MS};
 pub use spec::{split_player_list, PlayerSpec, PlayerSpecError};

@@ -10,8 +10,15 @@
 //! arena's random openings. Each move starts a fresh tree (no reuse across moves), so a move
 //! depends only on the game and the request's seed. Unless `avoid_repetition` is off, both take
 //! their best move that does not recreate an earlier position ([`best_fresh_move`]).
+//!
+//! With a time per move ([`MctsPlayer::with_movetime`]) the search player sizes each move's
+//! simulations from the throughput it measured on earlier moves (so that Gumbel's sequential
+//! halving plays out its whole schedule) and stops at the deadline whatever that estimate says:
+//! equal time per move against `classic@movetime=…` or an engine. The time of a move depends on
+//! the machine, so timed play is not reproducible move for move.
 
 use std::path::Path;
+use std::time::{Duration, Instant};
 
 use koshogi_mcts::{DriverConfig, EvalError, EvalThread, Search, SearchConfig, SearchDriver};
 use koshogi_nn::{
@@ -134,7 +141,23 @@ pub struct MctsPlayer {
     driver: SearchDriver<Game>,
     config: SearchConfig,
     avoid_repetition: bool,
+    timing: Option<MoveTiming>,
 }
+
+/// Searching by time: the time per move and the simulations per second measured so far.
+#[derive(Clone, Copy, Debug)]
+struct MoveTiming {
+    movetime: Duration,
+    /// Simulations per second over all searches of a call (a running mean); `None` before
+    /// the first move, which searches the configured count.
+    throughput: Option<f64>,
+}
+
+/// A timed move is planned to end this early, so that the deadline (which stops the search
+/// whatever it planned) is the exception.
+const TIMED_PLAN_FRACTION: f64 = 0.9;
+/// Fewest simulations a timed move plans: each of two root candidates visited twice.
+const MIN_TIMED_SIMULATIONS: u32 = 4;
 
 impl MctsPlayer {
     /// Loads the checkpoint on a new evaluation thread. `config.simulations` sets the budget.
@@ -144,6 +167,18 @@ impl MctsPlayer {
         config: SearchConfig,
         name: impl Into<String>,
     ) -> Result<Self, EvalError> {
+        Self::load_with_utility(card, runtime, config, name, None)
+    }
+
+    /// [`MctsPlayer::load`], with the search reading the network's value with `utility` as
+    /// its material weight instead of the card's `material_utility` (0: the network alone).
+    pub fn load_with_utility(
+        card: &Path,
+        runtime: &RuntimeConfig,
+        config: SearchConfig,
+        name: impl Into<String>,
+        utility: Option<f32>,
+    ) -> Result<Self, EvalError> {
         let card = card.to_path_buf();
         let runtime = *runtime;
         // libtorch's intra-op thread count is per thread (OpenMP): carry the caller's setting
@@ -152,7 +187,12 @@ impl MctsPlayer {
         let eval = EvalThread::spawn(move || {
             koshogi_nn::set_intra_op_threads(threads);
             InferenceModel::load(&card, &runtime)
-                .map(|(model, _)| NetworkEvaluator::new(model))
+                .map(|(mut model, _)| {
+                    if let Some(weight) = utility {
+                        model.set_material_utility(weight);
+                    }
+                    NetworkEvaluator::new(model)
+                })
                 .map_err(|e| EvalError::Failed(e.to_string()))
         })?;
         Ok(Self::with_thread(eval, config, name))
@@ -169,7 +209,18 @@ impl MctsPlayer {
             driver: SearchDriver::new(eval, DriverConfig::default()),
             config,
             avoid_repetition: true,
+            timing: None,
         }
+    }
+
+    /// Search each move for `movetime` (see the module's header); `None` = the configured
+    /// simulations. The configured count sizes the first timed move.
+    pub fn with_movetime(mut self, movetime: Option<Duration>) -> Self {
+        self.timing = movetime.map(|movetime| MoveTiming {
+            movetime,
+            throughput: None,
+        });
+        self
     }
 
     /// Whether to prefer moves that do not repeat a position (on by default).
@@ -193,7 +244,50 @@ impl MctsPlayer {
             ..SearchConfig::default()
         }
     }
+
+    /// [`MctsPlayer::evaluation_config`] with the root's forced capture and threat-answer
+    /// candidates and the capture-first replies on or off (`forced=off`: the search's order
+    /// is the network's prior alone).
+    pub fn evaluation_config_with(simulations: u32, forced_candidates: bool) -> SearchConfig {
+        let mut config = Self::evaluation_config(simulations);
+        if !forced_candidates {
+            config.gumbel.capture_candidates = 0;
+            config.gumbel.evasion_candidates = 0;
+            config.gumbel.capture_first_reply = false;
+        }
+        config
+    }
+
+    /// The configuration of one timed call of `searches` searches: the simulations the measured
+    /// throughput allows in the time (Gumbel's candidates re-sized for them, its forced ones
+    /// kept as configured), room in the tree for them, and a few leaves per tree in flight so
+    /// that a handful of games still fills the network's batches.
+    fn timed_config(&self, timing: &MoveTiming, searches: usize) -> SearchConfig {
+        let simulations = match timing.throughput {
+            None => self.config.simulations,
+            Some(per_second) => {
+                let planned = per_second * timing.movetime.as_secs_f64() * TIMED_PLAN_FRACTION
+                    / searches.max(1) as f64;
+                (planned as u32).clamp(MIN_TIMED_SIMULATIONS, koshogi_mcts::MAX_SIMULATIONS)
+            }
+        };
+        let forced = self.config.gumbel.capture_candidates > 0
+            || self.config.gumbel.evasion_candidates > 0
+            || self.config.gumbel.capture_first_reply;
+        let mut config = Self::evaluation_config_with(simulations, forced);
+        config.max_nodes = TIMED_MAX_NODES;
+        config.max_edges = TIMED_MAX_EDGES;
+        config.leaves_per_tree = (TIMED_LEAVES_PER_CALL / searches.max(1) as u32).clamp(1, 8);
+        config
+    }
 }
+
+/// Tree bounds of a timed search: 2^20 edges of 28 bytes (28 MiB, about 4,500 expanded nodes
+/// of ~230 moves) and 2^16 nodes per tree; a search that fills them answers early.
+const TIMED_MAX_EDGES: u32 = 1 << 20;
+const TIMED_MAX_NODES: u32 = 1 << 16;
+/// Leaves in flight per timed call, shared by its searches (one game: 8 per tree).
+const TIMED_LEAVES_PER_CALL: u32 = 16;
 
 impl Player<Game> for MctsPlayer {
     fn name(&self) -> String {
@@ -204,21 +298,47 @@ impl Player<Game> for MctsPlayer {
         &mut self,
         requests: &[MoveRequest<'_, Game>],
     ) -> Result<Vec<Move>, PlayerError> {
+        let started = Instant::now();
+        let timing = self.timing;
+        let config = match &timing {
+            Some(timing) => self.timed_config(timing, requests.len()),
+            None => self.config.clone(),
+        };
         let mut searches: Vec<Search<Game>> = requests
             .iter()
-            .map(|r| Search::new(r.game.clone(), self.config.clone(), r.seed))
+            .map(|r| Search::new(r.game.clone(), config.clone(), r.seed))
             .collect();
         for search in &mut searches {
             search.start().map_err(|e| failed(&self.name, e))?;
         }
-        self.driver
-            .run(&mut searches)
-            .map_err(|e| failed(&self.name, e))?;
-        searches
+        match &timing {
+            Some(timing) => {
+                let deadline = started + timing.movetime;
+                self.driver
+                    .run_until(&mut searches, |_, _| {}, |_| Instant::now() < deadline)
+                    .map_err(|e| failed(&self.name, e))?;
+            }
+            None => self
+                .driver
+                .run(&mut searches)
+                .map_err(|e| failed(&self.name, e))?,
+        }
+        let results = searches
             .iter_mut()
+            .map(|s| s.result().map_err(|e| failed(&self.name, e)))
+            .collect::<Result<Vec<_>, _>>()?;
+        if let (Some(timing), Some(seconds)) = (&mut self.timing, measured(started.elapsed())) {
+            let simulations: u64 = results.iter().map(|r| u64::from(r.simulations)).sum();
+            let sample = simulations as f64 / seconds;
+            timing.throughput = Some(match timing.throughput {
+                Some(mean) => 0.5 * (mean + sample),
+                None => sample,
+            });
+        }
+        results
+            .into_iter()
             .zip(requests)
-            .map(|(s, request)| {
-                let result = s.result().map_err(|e| failed(&self.name, e))?;
+            .map(|(result, request)| {
                 if !self.avoid_repetition {
                     return Ok(result.chosen_move);
                 }
@@ -232,4 +352,9 @@ impl Player<Game> for MctsPlayer {
             })
             .collect()
     }
+}
+
+/// A call's time in seconds, if long enough to measure a throughput by.
+fn measured(elapsed: Duration) -> Option<f64> {
+    (elapsed >= Duration::from_millis(1)).then(|| elapsed.as_secs_f64())
 }

@@ -6,15 +6,19 @@
 //! | `greedy` | one-ply material grabber (see [`koshogi_baselines::greedy`]) |
 //! | `ab:<depth>` | alpha-beta over material, depth 1 to 4 (see [`koshogi_baselines::alphabeta`]) |
 //! | `classic[@<settings>]` | the classical engine, e.g. `classic@movetime=1000` or `classic@nodes=50000` (see [`koshogi_baselines::classic`]) |
-//! | `material:<sims>` | the `mcts:` search with `<sims>` simulations, uniform priors and the material value instead of a network: what the search reaches with a hand-made evaluation |
+//! | `material:<sims>[@<settings>]` | the `mcts:` search with `<sims>` simulations, uniform priors and the material value instead of a network: what the search reaches with a hand-made evaluation |
 //! | `policy:<ckpt>` | the network's most probable move, no search |
-//! | `mcts:<ckpt>` | tree search with the network, default simulations |
-//! | `mcts:<ckpt>:<sims>` | tree search with `<sims>` simulations per move |
+//! | `mcts:<ckpt>[@<settings>]` | tree search with the network, default simulations |
+//! | `mcts:<ckpt>:<sims>[@<settings>]` | tree search with `<sims>` simulations per move |
 //! | `engine:<command>[@<limits>]` | a program speaking the engine protocol, run as a subprocess (see [`crate::players::engine`]; e.g. `engine:koshogi engine --model run/step-1@nodes=64`) |
 //!
 //! The first four are the classical players, named and parsed by koshogi-baselines
 //! ([`BaselineSpec`], which self-play's fixed opponent reads too): a text is offered to it first,
 //! and only a text that is none of its names is read as one of the others.
+//!
+//! The search players' settings ([`SearchSettings`]): `movetime=MS` (equal time per move; the
+//! simulation count then only sizes the first move), `utility=U` and `forced=off` (the
+//! hand-written parts of the search off, for the controls of `koshogi eval`).
 //!
 //! `<ckpt>` is a checkpoint directory (e.g. `run/checkpoints/step-000001200`) or the model card
 //! file inside it. Because paths may contain `:`, only a final all-digit `:<sims>` is split off.
@@ -27,6 +31,7 @@ use koshogi_baselines::{BaselineSpec, BaselineSpecError, MAX_DEPTH};
 use koshogi_mcts::MAX_SIMULATIONS;
 
 use super::engine::{EngineSpec, EngineSpecError};
+use super::search_settings::{SearchSettings, SearchSettingsError};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PlayerSpec {
@@ -34,6 +39,7 @@ pub enum PlayerSpec {
     Baseline(BaselineSpec),
     MaterialSearch {
         simulations: u32,
+        settings: SearchSettings,
     },
     Policy {
         checkpoint: PathBuf,
@@ -41,6 +47,7 @@ pub enum PlayerSpec {
     Mcts {
         checkpoint: PathBuf,
         simulations: Option<u32>,
+        settings: SearchSettings,
     },
     /// An external program speaking the engine protocol.
     Engine(EngineSpec),
@@ -49,8 +56,9 @@ pub enum PlayerSpec {
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum PlayerSpecError {
     #[error(
-        "unknown player `{0}`: expected random, greedy, ab:<depth>, classic[@<settings>], material:<sims>, \
-         policy:<ckpt>, mcts:<ckpt>[:<sims>] or engine:<command>[@<limits>]"
+        "unknown player `{0}`: expected random, greedy, ab:<depth>, classic[@<settings>], \
+         material:<sims>[@<settings>], policy:<ckpt>, mcts:<ckpt>[:<sims>][@<settings>] or \
+         engine:<command>[@<limits>]"
     )]
     Unknown(String),
     #[error("player `{0}`: {1}")]
@@ -63,6 +71,35 @@ pub enum PlayerSpecError {
     MissingCheckpoint(String),
     #[error("player `{0}`: the number of simulations must be from 1 to {MAX_SIMULATIONS}")]
     BadSimulations(String),
+    #[error("player `{0}`: {1}")]
+    Search(String, SearchSettingsError),
+    #[error("player `{0}`: utility= weighs a network's value; material: has no network")]
+    UtilityWithoutNetwork(String),
+}
+
+/// Splits `text` into what comes before a final `@<settings>` and the settings (the defaults
+/// when there is none). A final `@` part without `=` is no settings: it belongs to a path.
+fn split_search_settings(
+    spec: &str,
+    text: &str,
+) -> Result<(String, SearchSettings), PlayerSpecError> {
+    match text.rsplit_once('@') {
+        Some((head, tail)) if tail.contains('=') || tail.trim().is_empty() => {
+            let settings =
+                SearchSettings::parse(tail).map_err(|e| PlayerSpecError::Search(spec.into(), e))?;
+            Ok((head.to_string(), settings))
+        }
+        _ => Ok((text.to_string(), SearchSettings::default())),
+    }
+}
+
+/// `@<settings>` when any differ from the defaults.
+fn settings_suffix(settings: &SearchSettings) -> String {
+    if settings.is_default() {
+        String::new()
+    } else {
+        format!("@{settings}")
+    }
 }
 
 /// Splits a comma-separated list of players (`--anchors`, `--opponents`): an item of the form
@@ -103,10 +140,17 @@ impl FromStr for PlayerSpec {
             // None of the classical names: one of the players below, or unknown.
             Err(BaselineSpecError::Unknown(_)) => {}
         }
-        if let Some(sims) = text.strip_prefix("material:") {
+        if let Some(rest) = text.strip_prefix("material:") {
+            let (sims, settings) = split_search_settings(text, rest)?;
+            if settings.utility().is_some() {
+                return Err(PlayerSpecError::UtilityWithoutNetwork(text.into()));
+            }
             return match sims.parse::<u32>() {
                 Ok(simulations) if (1..=MAX_SIMULATIONS).contains(&simulations) => {
-                    Ok(PlayerSpec::MaterialSearch { simulations })
+                    Ok(PlayerSpec::MaterialSearch {
+                        simulations,
+                        settings,
+                    })
                 }
                 Ok(_) => Err(PlayerSpecError::BadSimulations(text.into())),
                 Err(_) if !sims.is_empty() && sims.bytes().all(|b| b.is_ascii_digit()) => {
@@ -129,6 +173,7 @@ impl FromStr for PlayerSpec {
                 .map_err(|err| PlayerSpecError::Engine(text.into(), err));
         }
         if let Some(rest) = text.strip_prefix("mcts:") {
+            let (rest, settings) = split_search_settings(text, rest)?;
             let (path, simulations) = match rest.rsplit_once(':') {
                 Some((path, sims))
                     if !sims.is_empty() && sims.bytes().all(|b| b.is_ascii_digit()) =>
@@ -141,7 +186,7 @@ impl FromStr for PlayerSpec {
                         .ok_or_else(|| PlayerSpecError::BadSimulations(text.into()))?;
                     (path, Some(sims))
                 }
-                _ => (rest, None),
+                _ => (rest.as_str(), None),
             };
             if path.is_empty() {
                 return Err(PlayerSpecError::MissingCheckpoint(text.into()));
@@ -149,6 +194,7 @@ impl FromStr for PlayerSpec {
             return Ok(PlayerSpec::Mcts {
                 checkpoint: PathBuf::from(path),
                 simulations,
+                settings,
             });
         }
         Err(PlayerSpecError::Unknown(text.into()))
@@ -159,16 +205,22 @@ impl fmt::Display for PlayerSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             PlayerSpec::Baseline(baseline) => baseline.fmt(f),
-            PlayerSpec::MaterialSearch { simulations } => write!(f, "material:{simulations}"),
+            PlayerSpec::MaterialSearch {
+                simulations,
+                settings,
+            } => write!(f, "material:{simulations}{}", settings_suffix(settings)),
             PlayerSpec::Policy { checkpoint } => write!(f, "policy:{}", checkpoint.display()),
             PlayerSpec::Mcts {
                 checkpoint,
-                simulations: Some(s),
-            } => write!(f, "mcts:{}:{s}", checkpoint.display()),
-            PlayerSpec::Mcts {
-                checkpoint,
-                simulations: None,
-            } => write!(f, "mcts:{}", checkpoint.display()),
+                simulations,
+                settings,
+            } => {
+                write!(f, "mcts:{}", checkpoint.display())?;
+                if let Some(s) = simulations {
+                    write!(f, ":{s}")?;
+                }
+                f.write_str(&settings_suffix(settings))
+            }
             PlayerSpec::Engine(spec) => write!(f, "engine:{spec}"),
         }
     }
@@ -198,14 +250,16 @@ mod tests {
             "mcts:ck:64".parse(),
             Ok(PlayerSpec::Mcts {
                 checkpoint: "ck".into(),
-                simulations: Some(64)
+                simulations: Some(64),
+                settings: SearchSettings::default(),
             })
         );
         assert_eq!(
             "mcts:C:/nets/a:b".parse(),
             Ok(PlayerSpec::Mcts {
                 checkpoint: "C:/nets/a:b".into(),
-                simulations: None
+                simulations: None,
+                settings: SearchSettings::default(),
             })
         );
         assert_eq!(
@@ -214,7 +268,10 @@ mod tests {
         );
         assert_eq!(
             "material:16".parse(),
-            Ok(PlayerSpec::MaterialSearch { simulations: 16 })
+            Ok(PlayerSpec::MaterialSearch {
+                simulations: 16,
+                settings: SearchSettings::default()
+            })
         );
         assert_eq!(
             "material:0".parse::<PlayerSpec>(),
@@ -238,11 +295,16 @@ mod tests {
             "mcts:ck:10000000".parse(),
             Ok(PlayerSpec::Mcts {
                 checkpoint: PathBuf::from("ck"),
-                simulations: Some(MAX_SIMULATIONS)
+                simulations: Some(MAX_SIMULATIONS),
+                settings: SearchSettings::default(),
             })
         );
         assert_eq!(
-            PlayerSpec::MaterialSearch { simulations: 8 }.to_string(),
+            PlayerSpec::MaterialSearch {
+                simulations: 8,
+                settings: SearchSettings::default()
+            }
+            .to_string(),
             "material:8"
         );
         assert_eq!(
@@ -257,9 +319,56 @@ mod tests {
             "policy:x/y",
             "mcts:x:16",
             "mcts:x",
+            "mcts:x:16@utility=0,forced=off",
+            "mcts:x@movetime=1000",
+            "material:16@movetime=500",
+            "material:16@forced=off",
         ] {
             assert_eq!(spec.parse::<PlayerSpec>().unwrap().to_string(), spec);
         }
+    }
+
+    #[test]
+    fn search_players_take_settings_after_an_at_sign() {
+        let spec: PlayerSpec = "mcts:runs/a@b/step-1:16@utility=0,forced=off"
+            .parse()
+            .unwrap();
+        let PlayerSpec::Mcts {
+            checkpoint,
+            simulations,
+            settings,
+        } = &spec
+        else {
+            panic!("{spec:?}")
+        };
+        assert_eq!(checkpoint, &PathBuf::from("runs/a@b/step-1"));
+        assert_eq!(*simulations, Some(16));
+        assert_eq!(*settings, SearchSettings::value_only());
+        // A final `@` part without `=` is part of the path.
+        assert_eq!(
+            "mcts:nets@v2".parse(),
+            Ok(PlayerSpec::Mcts {
+                checkpoint: "nets@v2".into(),
+                simulations: None,
+                settings: SearchSettings::default(),
+            })
+        );
+        assert_eq!(
+            "material:16@movetime=1000".parse(),
+            Ok(PlayerSpec::MaterialSearch {
+                simulations: 16,
+                settings: SearchSettings::timed(1000),
+            })
+        );
+        let error = |text: &str| text.parse::<PlayerSpec>().unwrap_err().to_string();
+        assert!(error("material:16@utility=0").contains("has no network"));
+        assert!(error("mcts:ck@movetime=0").contains("`movetime=0`"));
+        assert!(error("mcts:ck:8@").contains("needs at least one setting"));
+        assert!(error("mcts:ck:8@depth=2").contains("unknown search setting `depth`"));
+        assert_eq!(
+            split_player_list("mcts:ck:16@utility=0,forced=off,greedy"),
+            ["mcts:ck:16@utility=0,forced=off", "greedy"]
+        );
     }
 
     #[test]

@@ -9,7 +9,7 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 
 use koshogi_arena::evaluation::{
-    plan_evaluation, run_evaluation, EvalObserver, EvalRow, EvalSettings, RowPlan,
+    plan_evaluation, run_evaluation, EqualTime, EvalObserver, EvalRow, EvalSettings, RowPlan,
 };
 use koshogi_arena::players::{split_player_list, PlayerOptions};
 use koshogi_arena::{GameSummary, MatchReport, MatchSettings, PlayerSpec};
@@ -20,12 +20,19 @@ const EVAL_HELP: &str = "\
 Rows, each with the policy player (policy:<ckpt>, --games games) and the search player
 (mcts:<ckpt>:<sims>, --mcts-games games): the checkpoint against the run's first checkpoint
 playing the same way, then against each of --opponents (arena player specs, see
-`koshogi arena --help`). Columns: W/D/L, score and Elo with 95 % intervals, each side's pass
-and capture rates, mean game length. Written to DIR/eval/eval-step-NNNNNNNNN.md and .json.
+`koshogi arena --help`). Beside each, unless --no-controls, the controls against the same
+opponent: the search with no network (material:<sims>), the first checkpoint, and the
+checkpoint's search on the network's value alone (@utility=0,forced=off); the search player
+and the value-only control also meet material:<sims>. --outright plays the table again to
+--outright-max-plies with capped games drawn; --movetime MS adds an equal-time table against
+classic@movetime=MS. Columns: W/D/L, score and Elo with 95 % intervals, each side's pass and
+capture rates, mean game length, how the player's games ended. Written to
+DIR/eval/eval-step-NNNNNNNNN.md and .json.
 
 Examples:
   koshogi eval --run runs/quick
-  koshogi eval --run runs/quick --checkpoint 200 --opponents greedy,random --mcts-games 0";
+  koshogi eval --run runs/quick --checkpoint 200 --opponents greedy,random --mcts-games 0
+  koshogi eval --run runs/cpu --opponents greedy,ab:2 --outright --movetime 1000";
 
 #[derive(Args)]
 #[command(after_help = EVAL_HELP)]
@@ -49,6 +56,27 @@ pub struct EvalArgs {
     /// Opponents besides the run's first checkpoint: comma-separated arena player specs.
     #[arg(long, default_value = "greedy", value_name = "SPEC,...")]
     pub opponents: String,
+    /// Leave out the controls (no network, first checkpoint, value only).
+    #[arg(long)]
+    pub no_controls: bool,
+    /// Also play every row to --outright-max-plies with capped games drawn.
+    #[arg(long)]
+    pub outright: bool,
+    /// The ply cap of --outright's games.
+    #[arg(long, default_value_t = 1000, value_name = "PLIES",
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub outright_max_plies: u32,
+    /// Add an equal-time table: the search player (and the network-free control) with MS
+    /// milliseconds per move against --movetime-opponent with the same time; 0 = none.
+    #[arg(long, default_value_t = 0, value_name = "MS",
+          value_parser = clap::value_parser!(u64).range(0..=3_600_000))]
+    pub movetime: u64,
+    /// Games of each equal-time row.
+    #[arg(long, default_value_t = 20)]
+    pub movetime_games: usize,
+    /// The equal-time opponent (an arena player spec); default: classic@movetime=<MS>.
+    #[arg(long, value_name = "SPEC")]
+    pub movetime_opponent: Option<String>,
     /// Adjudicate a game after this many plies (opening included), see --cap-material.
     #[arg(long, default_value_t = 300)]
     pub max_plies: u32,
@@ -125,12 +153,13 @@ impl EvalObserver for Progress {
             bar.finish_and_clear();
         }
         eprintln!(
-            "row {}/{}: {} vs {}: {}",
+            "row {}/{}: {} vs {}: {} ({})",
             index + 1,
             self.rows,
             row.player,
             row.opponent,
-            row.wdl
+            row.wdl,
+            row.endings.summary()
         );
     }
 }
@@ -139,6 +168,19 @@ pub fn run(args: EvalArgs) -> Result<()> {
     if args.max_plies == 0 {
         bail!("--max-plies must be at least 1");
     }
+    let equal_time = match args.movetime {
+        0 => None,
+        ms => {
+            let mut equal = EqualTime::against_classic(ms, args.movetime_games);
+            if let Some(text) = &args.movetime_opponent {
+                equal.opponent = text.parse::<PlayerSpec>().context("--movetime-opponent")?;
+            }
+            Some(equal)
+        }
+    };
+    if equal_time.is_none() && args.movetime_opponent.is_some() {
+        bail!("--movetime-opponent needs --movetime MS");
+    }
     let runtime = network_runtime(args.threads, &args.device)?;
     let settings = EvalSettings {
         checkpoint_step: args.checkpoint,
@@ -146,6 +188,9 @@ pub fn run(args: EvalArgs) -> Result<()> {
         mcts_games: args.mcts_games,
         simulations: args.sims,
         opponents: parse_opponents(&args.opponents)?,
+        controls: !args.no_controls,
+        outright_max_plies: args.outright.then_some(args.outright_max_plies),
+        equal_time,
         match_settings: MatchSettings {
             games: 0,
             max_plies: args.max_plies,
