@@ -37,8 +37,15 @@ pub fn append_lines_atomic(path: &Path, header: &str, lines: &[String]) -> std::
 /// Header of the per-game CSV tables (`games.csv`).
 pub const GAMES_CSV_HEADER: &str = "black,white,result,plies,termination,record";
 
+/// A text as a field of `games.csv`: commas and line breaks become `;` (a player named
+/// `classic@nodes=20000,eval=material` is stored as `classic@nodes=20000;eval=material`, so
+/// whoever looks a player up in the table compares this form).
+pub fn csv_field(text: &str) -> String {
+    text.replace([',', '\n', '\r'], ";")
+}
+
 /// One CSV line for a finished game (`winner`: `None` for a draw); fields never contain commas
-/// (they are replaced).
+/// (they are replaced, [`csv_field`]).
 pub fn games_csv_line(
     black: &str,
     white: &str,
@@ -47,7 +54,7 @@ pub fn games_csv_line(
     termination: &str,
     record: Option<&Path>,
 ) -> String {
-    let clean = |s: &str| s.replace([',', '\n', '\r'], ";");
+    let clean = |s: &str| csv_field(s);
     format!(
         "{},{},{},{},{},{}",
         clean(black),

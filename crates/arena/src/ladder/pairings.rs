@@ -20,7 +20,8 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use koshogi_run_store::games_csv::{
-    append_lines_atomic, games_csv_line, read_games_csv, GameRow, GamesCsvError, GAMES_CSV_HEADER,
+    append_lines_atomic, csv_field, games_csv_line, read_games_csv, GameRow, GamesCsvError,
+    GAMES_CSV_HEADER,
 };
 use koshogi_run_store::ladder_csv::{LadderCsvError, LadderRow};
 use koshogi_run_store::layout::{ARENA_DIR, CHECKPOINTS_DIR, LADDER_CSV_FILE, TENSORBOARD_DIR};
@@ -141,6 +142,8 @@ pub type PlayerFactory<'a, G> = dyn FnMut(&str) -> Result<Box<dyn Player<G>>, La
 
 /// Games already played between `a` and `b` (either colours).
 pub fn games_between(rows: &[GameRow], a: &str, b: &str) -> usize {
+    // The table holds names as CSV fields (commas replaced).
+    let (a, b) = (csv_field(a), csv_field(b));
     rows.iter()
         .filter(|r| (r.black == a && r.white == b) || (r.black == b && r.white == a))
         .count()
@@ -323,8 +326,9 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let paths = LadderPaths::new(dir.path());
         let names: Vec<String> = ["weak", "strong"].iter().map(|s| s.to_string()).collect();
-        // A baseline: plays both checkpoints, has no step.
-        let pairs = ladder_pairs(&names, "weak", &["fixed".to_string()]);
+        // A baseline: plays both checkpoints, has no step. Its settings hold a comma, which
+        // games.csv stores as `;`: its games must still be found on the next run.
+        let pairs = ladder_pairs(&names, "weak", &["fixed@a=1,b=2".to_string()]);
         let settings = MatchSettings {
             max_plies: 40,
             opening_plies: 1,
@@ -359,13 +363,17 @@ mod tests {
         let csv = std::fs::read_to_string(paths.ladder_csv()).unwrap();
         assert!(csv.starts_with("name,step,elo,stderr,games,points\nweak,0,0.0,0.0,100,"));
         assert!(csv.contains("\nstrong,10,"));
-        assert!(csv.contains("\nfixed,,"));
+        assert!(csv.contains("\nfixed@a=1;b=2,,"));
         let table = read_ladder_csv(&paths.ladder_csv()).unwrap().unwrap();
         let names: Vec<(&str, Option<u64>)> =
             table.iter().map(|r| (r.name.as_str(), r.step)).collect();
         assert_eq!(
             names,
-            [("weak", Some(0)), ("strong", Some(10)), ("fixed", None)]
+            [
+                ("weak", Some(0)),
+                ("strong", Some(10)),
+                ("fixed@a=1;b=2", None)
+            ]
         );
     }
 }

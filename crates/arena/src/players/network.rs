@@ -330,6 +330,13 @@ impl Player<Game> for MctsPlayer {
         if let (Some(timing), Some(seconds)) = (&mut self.timing, measured(started.elapsed())) {
             let simulations: u64 = results.iter().map(|r| u64::from(r.simulations)).sum();
             let sample = simulations as f64 / seconds;
+            tracing::debug!(
+                player = %self.name,
+                searches = results.len(),
+                simulations,
+                seconds,
+                "timed move"
+            );
             timing.throughput = Some(match timing.throughput {
                 Some(mean) => 0.5 * (mean + sample),
                 None => sample,
