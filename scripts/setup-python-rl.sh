@@ -20,40 +20,20 @@ PACKAGES=("maturin==1.16.0" "numpy==2.4.6" "pettingzoo==1.27.0" "gymnasium==1.4.
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 die() { echo "setup-python-rl: error: $*" >&2; exit 1; }
 say() { echo "setup-python-rl: $*" >&2; }
+# shellcheck source=lib/pinned-packages.sh
+source "$repo_root/scripts/lib/pinned-packages.sh"
 
 cache_root="${KOSHOGI_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/koshogi-zero}"
 venv="$cache_root/python-rl/venv"
 base_python="${PYTHON:-python3}"
 python="$venv/bin/python"
 
-# Prints nothing when every pinned package is installed at its version, else the first missing one.
-missing() {
-  "$python" - "${PACKAGES[@]}" <<'PY' 2>/dev/null || echo "(could not check)"
-import importlib.metadata as m, sys
-for spec in sys.argv[1:]:
-    name, version = spec.split("==")
-    try:
-        if m.version(name) != version:
-            print(spec); break
-    except m.PackageNotFoundError:
-        print(spec); break
-PY
-}
-
 if [ ! -x "$python" ]; then
   command -v "$base_python" >/dev/null 2>&1 || die "'$base_python' not found: install Python 3.9+ (or set PYTHON=/path/to/python3)."
   mkdir -p "$(dirname "$venv")"
   "$base_python" -m venv "$venv" || die "could not create a virtual environment at $venv."
 fi
-if [ -n "$(missing)" ]; then
-  say "installing ${PACKAGES[*]} from PyPI into $venv (about 30 s, 350 MB) ..."
-  if ! "$python" -m pip install --disable-pip-version-check --progress-bar off --quiet \
-        "${PACKAGES[@]}" >&2; then
-    die "pip could not install ${PACKAGES[*]} (is PyPI reachable? see the pip output above)."
-  fi
-  still="$(missing)"
-  [ -z "$still" ] || die "$still is still missing after pip install."
-fi
+pinned_install "$python" "$venv" "about 30 s, 350 MB" "${PACKAGES[@]}"
 
 # The wheel: its own cargo target directory (python/rl is a workspace of its own, see its
 # Cargo.toml), one wheel directory that holds only the newest build.

@@ -17,32 +17,12 @@ PACKAGES=("onnx==1.23.2" "onnxscript==0.7.2" "onnxruntime==1.32.0")
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 die() { echo "setup-python: error: $*" >&2; exit 1; }
 say() { echo "setup-python: $*" >&2; }
+# shellcheck source=lib/pinned-packages.sh
+source "$repo_root/scripts/lib/pinned-packages.sh"
 
 venv="$(bash "$repo_root/scripts/setup-libtorch.sh")" || exit 1
 python="$venv/bin/python"
 [ -x "$python" ] || die "setup-libtorch.sh reported $venv, which has no bin/python."
 
-# Prints nothing when every pinned package is installed at its version, else the first missing one.
-missing() {
-  "$python" - "${PACKAGES[@]}" <<'PY' 2>/dev/null || echo "(could not check)"
-import importlib.metadata as m, sys
-for spec in sys.argv[1:]:
-    name, version = spec.split("==")
-    try:
-        if m.version(name) != version:
-            print(spec); break
-    except m.PackageNotFoundError:
-        print(spec); break
-PY
-}
-
-if [ -n "$(missing)" ]; then
-  say "installing ${PACKAGES[*]} from PyPI into $venv (about 15 s, 120 MB) ..."
-  if ! "$python" -m pip install --disable-pip-version-check --progress-bar off --quiet \
-        "${PACKAGES[@]}" >&2; then
-    die "pip could not install ${PACKAGES[*]} (is PyPI reachable? see the pip output above)."
-  fi
-  still="$(missing)"
-  [ -z "$still" ] || die "$still is still missing after pip install."
-fi
+pinned_install "$python" "$venv" "about 15 s, 120 MB" "${PACKAGES[@]}"
 echo "$python"

@@ -25,6 +25,8 @@ use koshogi_nn::{
 use serde::{Deserialize, Serialize};
 
 use crate::error::ExportError;
+use crate::interface::output_meanings;
+pub use crate::interface::TensorSpec;
 use crate::onnx::{OnnxSpec, ONNX_FILE};
 use crate::torchscript::{self, METHOD, OUTPUT_NAMES, OUTPUT_WIDTHS, PACKED_WIDTH, TRACE_DEVICE};
 
@@ -34,16 +36,6 @@ pub const EXPORT_FORMAT_VERSION: u32 = 1;
 pub const TORCHSCRIPT_FILE: &str = "model.pt";
 pub const WEIGHTS_FILE: &str = "model.safetensors";
 pub const CARD_FILE: &str = "model-card.json";
-
-/// One tensor of the module's interface.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct TensorSpec {
-    pub name: String,
-    pub dtype: String,
-    /// Dimensions; "N" is the batch.
-    pub shape: Vec<serde_json::Value>,
-    pub meaning: String,
-}
 
 /// A contiguous group of planes and what it encodes.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -233,16 +225,6 @@ fn move_encoding_spec() -> serde_json::Value {
         "plane_groups": groups,
         "producer": "koshogi encode <KSFEN|startpos> --out DIR writes DIR/moves.json",
     })
-}
-
-/// What each head means, in [`OUTPUT_NAMES`] order.
-pub(crate) fn output_meanings() -> [&'static str; 4] {
-    [
-        "policy leg logits, flat index plane * 361 + point; [N, 299, 19, 19] planes (move_encoding)",
-        "win/draw/loss logits for the side to move (softmax for probabilities)",
-        "predicted remaining plies / 256",
-        "predicted material balance (mover minus opponent, pawns) / 16; with architecture.material_relative its change from the current balance (docs/export.md)",
-    ]
 }
 
 fn interface() -> (Vec<TensorSpec>, Vec<TensorSpec>) {

@@ -10,11 +10,13 @@
 //!   network (`python/koshogi_zero`) in the project's Python environment.
 //! * [`shards`]: `koshogi encode --shards` — replay shards as training arrays (input planes,
 //!   policy legs as indices into the policy output, targets) for a PyTorch training loop.
+//! * [`interface`]: the input and output tensors every format's card describes.
 //! * [`npy`]: the little `.npy` writer/reader both use.
 
 pub mod bundle;
 pub mod encode;
 pub mod error;
+pub mod interface;
 pub mod npy;
 pub mod onnx;
 pub mod shards;

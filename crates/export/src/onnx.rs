@@ -12,8 +12,8 @@ use std::process::Command;
 
 use serde::{Deserialize, Serialize};
 
-use crate::bundle::TensorSpec;
 use crate::error::ExportError;
+use crate::interface::{output_meanings, TensorSpec};
 
 /// The ONNX file of an export directory.
 pub const ONNX_FILE: &str = "model.onnx";
@@ -210,7 +210,7 @@ pub fn export_onnx(export_dir: &Path, python: &Path) -> Result<OnnxSpec, ExportE
             crate::OUTPUT_NAMES
         )));
     }
-    let meanings = crate::bundle::output_meanings();
+    let meanings = output_meanings();
     let outputs = summary
         .outputs
         .into_iter()

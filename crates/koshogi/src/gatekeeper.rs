@@ -15,7 +15,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 use koshogi_arena::gate::gate_checkpoints;
-use koshogi_run_store::layout::checkpoint_dir_name;
+use koshogi_run_store::layout::{checkpoint_dir_name, RunLayout};
 use koshogi_run_store::local_checkpoints::{
     latest_checkpoint, list_checkpoints, read_accepted, write_accepted,
 };
@@ -25,7 +25,7 @@ use crate::run_config::RunConfig;
 /// Starts the gate thread; it ends when `stop` is set.
 pub fn spawn(config: &RunConfig, run_dir: &Path, stop: Arc<AtomicBool>) -> Result<JoinHandle<()>> {
     let config = config.clone();
-    let checkpoints = run_dir.join("checkpoints");
+    let checkpoints = RunLayout::new(run_dir).checkpoints_dir();
     std::thread::Builder::new()
         .name("gatekeeper".into())
         .spawn(move || {

@@ -17,6 +17,10 @@
 //! [`SearchResult`] (policy target, root value, visits), plays the move with
 //! [`Search::advance`] (keeping the subtree) and calls [`Search::start`] again.
 //!
+//! Files: `search_core/` (the search, its tree and results), `policy/` (Gumbel and PUCT, each
+//! with its arithmetic), `batching/` (driver, evaluation thread, cache, evaluator boundary) and
+//! `games/` (the game interface, Ko shogi, its material evaluator and threats, toy games).
+//!
 //! Threads: the search runs on the caller's thread; the network on one evaluation thread
 //! (tch tensors are not `Sync`). On a 2-core machine give libtorch one intra-op thread on the
 //! evaluation thread (`koshogi bench search` measured 2 threads ~20x slower than 1 while the
@@ -28,27 +32,18 @@
 //! `max_nodes` / `max_edges` (default 2^18 edges = 7 MiB per tree); unexpanded children cost
 //! nothing until visited.
 
-pub mod batch;
-pub mod cache;
-pub mod child_stats;
-pub mod config;
-pub mod driver;
-pub mod eval_thread;
-pub mod evaluator;
-pub mod game;
-pub mod gumbel;
-pub mod koshogi;
-pub mod material;
+// Four groups, private, their modules re-exported flat (`koshogi_mcts::tree`, …) so every path
+// stays one segment deep: the search core, the policies, the batching driver, the games.
+mod batching;
+mod games;
 pub mod policy;
-pub mod puct;
-pub mod result;
-pub mod search;
-pub mod sequential_halving;
-pub mod temperature;
-pub mod threats;
-pub mod toy;
-pub mod tree;
-pub mod wdl;
+mod search_core;
+
+pub use batching::{cache, driver, eval_thread, evaluator};
+pub use games::{game, koshogi, material, threats, toy};
+pub use policy::gumbel::sequential_halving;
+pub use policy::temperature;
+pub use search_core::{batch, child_stats, config, result, search, tree, wdl};
 
 pub use cache::{CachedEvaluator, EvalCache};
 pub use config::{

@@ -60,7 +60,7 @@ pub struct ModelConfig {
 }
 
 impl Default for ModelConfig {
-    /// The default CPU model (see `docs/input-features.md` and the README for why this size).
+    /// The default CPU model (`docs/input-features.md` and `docs/network.md` say why this size).
     fn default() -> Self {
         ModelConfig::cpu_default()
     }

@@ -85,9 +85,9 @@ pub(crate) fn parse_temp_file_pid(name: &str) -> Option<u32> {
     fields.next()?.parse().ok()
 }
 
-/// The directory holding a run's shards.
+/// The directory holding a run's shards (its name is the run layout's, [`koshogi_run_layout`]).
 pub fn shards_dir(run_dir: &Path) -> PathBuf {
-    run_dir.join("shards")
+    koshogi_run_layout::RunLayout::new(run_dir).shards_dir()
 }
 
 #[cfg(test)]

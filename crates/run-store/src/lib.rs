@@ -11,7 +11,7 @@
 //!   change ([`tree`]).
 //!
 //! It also owns the run's local side that every role shares: the names inside a run
-//! ([`layout`]), the complete checkpoints of a local `checkpoints/` directory with the gate's
+//! ([`layout`], the koshogi-run-layout crate re-exported), the complete checkpoints of a local `checkpoints/` directory with the gate's
 //! `accepted.json` ([`local_checkpoints`]), and the arena's tables: its games ([`games_csv`])
 //! and the ladder's ratings ([`ladder_csv`]). Its files are written crash-safely and its small
 //! files read through a size bound by `koshogi_files` (`atomic`, `small_file`), the one owner of
@@ -29,7 +29,7 @@ pub mod copy;
 mod error;
 pub mod games_csv;
 pub mod ladder_csv;
-pub mod layout;
+pub use koshogi_run_layout as layout;
 pub mod local_checkpoints;
 mod location;
 pub mod outbox;

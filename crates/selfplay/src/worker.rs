@@ -15,6 +15,7 @@ use koshogi_mcts::{DriverConfig, EvalThread, Search, SearchConfig, SearchDriver,
 use koshogi_replay::{GameRecorder, Provenance, SearchRecord, ShardDir, ShardWriter};
 use koshogi_rules::game_record::{GameRecord, RecordResult};
 use koshogi_rules::{Color, DrawReason, Game, Outcome, Position, RulesOptions, WinReason};
+use koshogi_run_store::layout::RunLayout;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -224,7 +225,7 @@ impl<'a> WorkerState<'a> {
             ctx.provenance.clone(),
             ctx.config.positions_per_shard,
         )?;
-        let games_dir = ctx.run_dir.join("games");
+        let games_dir = RunLayout::new(&ctx.run_dir).games_dir();
         if ctx.config.save_game_records {
             std::fs::create_dir_all(&games_dir).map_err(|source| SelfplayError::Io {
                 path: games_dir.clone(),

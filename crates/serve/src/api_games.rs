@@ -10,9 +10,10 @@ use koshogi_rules::game_record::GameRecord;
 use koshogi_rules::Game;
 use serde_json::{json, Value};
 
-use crate::api::{ApiRequest, App};
+use crate::app::App;
 use crate::board_view::{played_moves, BoardView};
 use crate::error::ApiError;
+use crate::request::ApiRequest;
 
 pub fn list(app: &App) -> Result<Value, ApiError> {
     Ok(json!({ "games": app.run.list_games() }))

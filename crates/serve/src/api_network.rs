@@ -9,9 +9,10 @@
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use crate::api::{ApiRequest, App};
+use crate::app::App;
 use crate::board_view::{color_name, MoveView};
 use crate::error::ApiError;
+use crate::request::ApiRequest;
 
 const DEFAULT_TOP: usize = 10;
 const MAX_TOP: usize = 100;

@@ -13,71 +13,21 @@
 //!   and the engine's reply. Both are applied together or not at all.
 //! * `POST /api/play/undo` `{id}` → back to the user's previous turn.
 
-use std::collections::HashMap;
-
 use koshogi_rules::notation::parse_move;
 use koshogi_rules::{Color, Game, Square};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use crate::api::{ApiRequest, App};
+use crate::app::App;
 use crate::board_view::{color_name, played_moves, BoardView, MoveView};
 use crate::error::ApiError;
-use crate::network_worker::{EngineMove, Opponent};
+use crate::network_worker::Opponent;
+use crate::play_sessions::Session;
+pub use crate::play_sessions::{PlaySessions, MAX_SESSIONS};
+use crate::request::ApiRequest;
 
-/// Sessions kept at once; the least recently used is dropped beyond this.
-pub const MAX_SESSIONS: usize = 16;
 /// Most simulations per engine move the page may ask for (keeps a click from costing minutes).
 pub const MAX_SIMULATIONS: u32 = 2_000;
-
-/// The games being played, by id.
-#[derive(Default)]
-pub struct PlaySessions {
-    next_id: u64,
-    clock: u64,
-    sessions: HashMap<u64, Session>,
-}
-
-struct Session {
-    game: Game,
-    human: Color,
-    opponent: Opponent,
-    opponent_name: String,
-    simulations: u32,
-    last_used: u64,
-    last_engine: Option<(EngineMove, usize)>,
-}
-
-impl PlaySessions {
-    fn insert(&mut self, mut session: Session) -> u64 {
-        self.next_id += 1;
-        self.clock += 1;
-        let id = self.next_id;
-        session.last_used = self.clock;
-        self.sessions.insert(id, session);
-        while self.sessions.len() > MAX_SESSIONS {
-            let oldest = self
-                .sessions
-                .iter()
-                .min_by_key(|(_, s)| s.last_used)
-                .map(|(&id, _)| id)
-                .expect("not empty");
-            self.sessions.remove(&oldest);
-        }
-        id
-    }
-
-    fn get(&mut self, id: u64) -> Result<&mut Session, ApiError> {
-        self.clock += 1;
-        let clock = self.clock;
-        let session = self
-            .sessions
-            .get_mut(&id)
-            .ok_or_else(|| ApiError::not_found(format!("no game {id} (it may have expired)")))?;
-        session.last_used = clock;
-        Ok(session)
-    }
-}
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -305,39 +255,4 @@ fn state_json(id: u64, session: &Session) -> Value {
         "moves": played_moves(start, &moves),
         "engine": engine,
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use koshogi_rules::RulesOptions;
-
-    fn session() -> Session {
-        Session {
-            game: Game::new(RulesOptions::default()),
-            human: Color::Black,
-            opponent: Opponent::Material,
-            opponent_name: "material".into(),
-            simulations: 1,
-            last_used: 0,
-            last_engine: None,
-        }
-    }
-
-    #[test]
-    fn the_least_recently_used_session_is_dropped_beyond_the_limit() {
-        let mut sessions = PlaySessions::default();
-        let first = sessions.insert(session());
-        let second = sessions.insert(session());
-        for _ in 2..MAX_SESSIONS {
-            sessions.insert(session());
-        }
-        // Touch the first one: the second is now the oldest.
-        sessions.get(first).unwrap();
-        let newest = sessions.insert(session());
-        assert_eq!(sessions.sessions.len(), MAX_SESSIONS);
-        assert!(sessions.get(first).is_ok());
-        assert!(sessions.get(newest).is_ok());
-        assert_eq!(sessions.get(second).err().map(|e| e.status), Some(404));
-    }
 }

@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 use koshogi_run_store::ladder_csv::read_ladder_csv;
 use serde_json::{json, Value};
 
-use crate::api::App;
+use crate::app::App;
 use crate::error::ApiError;
 
 pub fn training(app: &App) -> Result<Value, ApiError> {

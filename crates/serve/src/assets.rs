@@ -1,8 +1,8 @@
 //! The page's files, compiled into the binary (`include_str!`): the viewer works offline and
 //! needs nothing but the `koshogi` executable.
 
-use crate::api::ApiResponse;
 use crate::error::ApiError;
+use crate::request::ApiResponse;
 
 const INDEX_HTML: &str = include_str!("assets/index.html");
 const APP_JS: &str = include_str!("assets/app.js");

@@ -8,8 +8,10 @@
 //!
 //! * [`server`]: the HTTP transport — binding, request threads, size limits and deadlines,
 //!   conversion to and from the types of [`api`].
-//! * [`api`]: the transport-free request/response types and [`App`], the shared state with the
-//!   route table (so every handler is tested without sockets); errors become JSON.
+//! * [`request`]: the transport-free request/response types (so every handler is tested without
+//!   sockets); [`app`]: [`App`], the shared state, and [`AppConfig`]; [`api`]: the route table
+//!   (it re-exports those types); errors become JSON.
+//! * [`play_sessions`]: the games played from the page, by id.
 //! * [`run_dir`]: the run's files: game records and checkpoints, names checked against escapes.
 //! * [`board_view`]: a position and its moves as JSON for the page (SVG, legs, shots).
 //! * [`api_games`], [`api_network`], [`api_play`], [`api_training`]: the pages' data.
@@ -22,10 +24,13 @@ pub mod api_games;
 pub mod api_network;
 pub mod api_play;
 pub mod api_training;
+pub mod app;
 pub mod assets;
 pub mod board_view;
 pub mod error;
 pub mod network_worker;
+pub mod play_sessions;
+pub mod request;
 pub mod run_dir;
 pub mod server;
 

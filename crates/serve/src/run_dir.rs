@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 use koshogi_rules::game_record::MAX_RECORD_BYTES;
 use koshogi_run_store::layout::{
-    parse_checkpoint_dir_name, ARENA_DIR, CHECKPOINTS_DIR, LADDER_CSV_FILE,
+    parse_checkpoint_dir_name, RunLayout, ARENA_DIR, ARENA_GAMES_DIR, GAMES_DIR,
 };
 use koshogi_run_store::local_checkpoints::list_checkpoints;
 use serde::Serialize;
@@ -71,20 +71,21 @@ impl RunDir {
     }
 
     pub fn tensorboard_dir(&self) -> PathBuf {
-        self.root.join("tb")
+        RunLayout::new(&self.root).tensorboard_dir()
     }
 
     pub fn ladder_csv(&self) -> PathBuf {
-        self.root.join(ARENA_DIR).join(LADDER_CSV_FILE)
+        RunLayout::new(&self.root).ladder_csv()
     }
 
     /// Every game record, newest first (then by name).
     pub fn list_games(&self) -> Vec<GameEntry> {
         let mut games = Vec::new();
-        self.collect_games(&self.root.join("games"), "games", "selfplay", 1, &mut games);
+        let layout = RunLayout::new(&self.root);
+        self.collect_games(&layout.games_dir(), GAMES_DIR, "selfplay", 1, &mut games);
         self.collect_games(
-            &self.root.join("arena").join("games"),
-            "arena/games",
+            &layout.arena_games_dir(),
+            &format!("{ARENA_DIR}/{ARENA_GAMES_DIR}"),
             "arena",
             ARENA_RECORD_DEPTH,
             &mut games,
@@ -163,8 +164,8 @@ impl RunDir {
             ))
         };
         let components: Vec<&str> = name.split('/').collect();
-        let under_games = components.first() == Some(&"games")
-            || components.get(..2) == Some(&["arena", "games"][..]);
+        let under_games = components.first() == Some(&GAMES_DIR)
+            || components.get(..2) == Some(&[ARENA_DIR, ARENA_GAMES_DIR][..]);
         if !under_games
             || components.len() > MAX_NAME_COMPONENTS
             || !components.iter().all(|c| is_plain_component(c))
@@ -199,7 +200,7 @@ impl RunDir {
     /// The run's checkpoints by step (temporary directories and directories that lead out of
     /// the run are skipped; an unreadable `checkpoints/` lists none).
     pub fn list_checkpoints(&self) -> Vec<CheckpointEntry> {
-        let dir = self.root.join(CHECKPOINTS_DIR);
+        let dir = RunLayout::new(&self.root).checkpoints_dir();
         let checkpoints = list_checkpoints(&dir).unwrap_or_else(|e| {
             tracing::warn!("{e}");
             Vec::new()
@@ -223,7 +224,7 @@ impl RunDir {
                 "invalid checkpoint name {name:?}: expected step-<digits>"
             )));
         }
-        let dir = self.root.join(CHECKPOINTS_DIR).join(name);
+        let dir = RunLayout::new(&self.root).checkpoints_dir().join(name);
         if !dir.is_dir() {
             return Err(ApiError::not_found(format!("no checkpoint {name}")));
         }

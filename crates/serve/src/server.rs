@@ -31,8 +31,9 @@ use hyper::{Request, Response, StatusCode};
 use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::sync::oneshot;
 
-use crate::api::{ApiRequest, ApiResponse, App, Method, MAX_BODY_BYTES};
+use crate::app::App;
 use crate::error::{ApiError, ServeError};
+use crate::request::{ApiRequest, ApiResponse, Method, MAX_BODY_BYTES};
 
 /// `koshogi serve`'s default port.
 pub const DEFAULT_PORT: u16 = 8610;
@@ -634,7 +635,7 @@ mod tests {
         use std::time::Instant;
 
         use super::*;
-        use crate::api::AppConfig;
+        use crate::app::AppConfig;
 
         const QUICK: Limits = Limits {
             header: Duration::from_millis(800),

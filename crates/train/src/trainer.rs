@@ -19,6 +19,7 @@ use koshogi_metrics::EventWriter;
 use koshogi_nn::training_step::compute_losses;
 use koshogi_nn::{Model, ModelConfig, ResolvedRuntime, TrainingBatch, WorkingCopy};
 use koshogi_replay::{LocalShardDir, ShardSource};
+use koshogi_run_store::layout::RunLayout;
 use tch::Device;
 
 use crate::checkpoint_manager::{CheckpointEntry, CheckpointError, CheckpointManager};
@@ -71,11 +72,11 @@ impl TrainerSetup {
     }
 
     pub fn checkpoints_dir(&self) -> PathBuf {
-        self.run_dir.join("checkpoints")
+        RunLayout::new(&self.run_dir).checkpoints_dir()
     }
 
     pub fn tensorboard_dir(&self) -> PathBuf {
-        self.run_dir.join("tb")
+        RunLayout::new(&self.run_dir).tensorboard_dir()
     }
 }
 

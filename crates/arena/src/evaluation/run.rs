@@ -621,7 +621,7 @@ pub fn run_evaluation(
 
 /// `<run>/eval/`, where the tables (and kept records) go.
 pub fn eval_dir(run_dir: &Path) -> PathBuf {
-    run_dir.join("eval")
+    koshogi_run_store::layout::RunLayout::new(run_dir).eval_dir()
 }
 
 /// `<run>/eval/<checkpoint>-games/NN-<player>_vs_<opponent>/` (names made file-safe).

@@ -24,7 +24,7 @@ use koshogi_run_store::games_csv::{
     GAMES_CSV_HEADER,
 };
 use koshogi_run_store::ladder_csv::{LadderCsvError, LadderRow};
-use koshogi_run_store::layout::{ARENA_DIR, CHECKPOINTS_DIR, LADDER_CSV_FILE, TENSORBOARD_DIR};
+use koshogi_run_store::layout::RunLayout;
 use koshogi_run_store::local_checkpoints::LocalCheckpointError;
 
 use crate::matches::{
@@ -68,17 +68,20 @@ impl LadderPaths {
             run_dir: run_dir.to_path_buf(),
         }
     }
+    fn layout(&self) -> RunLayout {
+        RunLayout::new(&self.run_dir)
+    }
     pub fn checkpoints_dir(&self) -> PathBuf {
-        self.run_dir.join(CHECKPOINTS_DIR)
+        self.layout().checkpoints_dir()
     }
     pub fn arena_dir(&self) -> PathBuf {
-        self.run_dir.join(ARENA_DIR)
+        self.layout().arena_dir()
     }
     pub fn games_csv(&self) -> PathBuf {
-        self.arena_dir().join("games.csv")
+        self.layout().arena_games_csv()
     }
     pub fn ladder_csv(&self) -> PathBuf {
-        self.arena_dir().join(LADDER_CSV_FILE)
+        self.layout().ladder_csv()
     }
     /// Records of the games between `a` and `b`. Characters other than letters, digits, `-`,
     /// `_` and `.` become `-` (`ab:2` → `ab-2`): the viewer only opens such plain paths, and
@@ -95,12 +98,12 @@ impl LadderPaths {
                 })
                 .collect()
         };
-        self.arena_dir()
-            .join("games")
+        self.layout()
+            .arena_games_dir()
             .join(format!("{}_vs_{}", plain(a), plain(b)))
     }
     pub fn tensorboard_dir(&self) -> PathBuf {
-        self.run_dir.join(TENSORBOARD_DIR).join("arena")
+        self.layout().arena_tensorboard_dir()
     }
 }
 

@@ -17,6 +17,7 @@ use clap::Args;
 use koshogi_nn::{EvalPosition, FeatureInput, InferenceModel, RuntimeConfig};
 use koshogi_replay::{decode_position, list_shards, Shard, ShardArrays};
 use koshogi_rules::{Move, RulesOptions};
+use koshogi_run_store::layout::RunLayout;
 use koshogi_train::material_outlook::{material_outlook, mover_balances};
 
 use crate::run_config::RunConfig;
@@ -84,10 +85,10 @@ pub fn run(args: DiagnoseArgs) -> Result<()> {
         bail!("--shards must be at least 1");
     }
     crate::run_config::require_local_run(&args.run)?;
-    let (config, _) = RunConfig::load(&args.run.join("config.toml"))
+    let (config, _) = RunConfig::load(&RunLayout::new(&args.run).config_file())
         .with_context(|| format!("reading the run configuration in {}", args.run.display()))?;
     let max_plies = Some(config.selfplay.max_plies);
-    let files = list_shards(&args.run.join("shards"))
+    let files = list_shards(&RunLayout::new(&args.run).shards_dir())
         .with_context(|| format!("listing the shards of {}", args.run.display()))?;
     if files.is_empty() {
         bail!("{} has no replay shards", args.run.display());

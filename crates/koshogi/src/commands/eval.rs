@@ -9,7 +9,8 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 
 use koshogi_arena::evaluation::{
-    plan_evaluation, run_evaluation, EqualTime, EvalObserver, EvalRow, EvalSettings, RowPlan,
+    eval_dir, plan_evaluation, run_evaluation, EqualTime, EvalObserver, EvalRow, EvalSettings,
+    RowPlan,
 };
 use koshogi_arena::players::{split_player_list, PlayerOptions};
 use koshogi_arena::{GameSummary, MatchReport, MatchSettings, PlayerSpec};
@@ -218,7 +219,7 @@ pub fn run(args: EvalArgs) -> Result<()> {
     print!("{}", evaluation.markdown());
     let (markdown, json) = evaluation
         .write()
-        .with_context(|| format!("writing {}", args.run.join("eval").display()))?;
+        .with_context(|| format!("writing {}", eval_dir(&args.run).display()))?;
     println!("\nwritten: {} and {}", markdown.display(), json.display());
     Ok(())
 }

@@ -18,6 +18,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use koshogi_metrics::EventWriter;
 use koshogi_replay::Provenance;
+use koshogi_run_store::layout::RunLayout;
 use koshogi_selfplay::{
     run_pool, CheckpointFollowingEvaluator, GameBudget, ModelSignals, SelfplayStats, WorkerContext,
 };
@@ -194,7 +195,7 @@ pub fn worker_context(
 /// Runs the worker pool with the checkpoint-following network (with `gated`, the accepted
 /// checkpoint instead of the newest).
 pub fn play(config: &RunConfig, ctx: &WorkerContext, gated: bool) -> Result<()> {
-    let checkpoints = ctx.run_dir.join("checkpoints");
+    let checkpoints = RunLayout::new(&ctx.run_dir).checkpoints_dir();
     let model = config.model.clone();
     let runtime = config.inference;
     let threads = config.run.inference_threads;
@@ -239,7 +240,7 @@ impl Reporter {
             )
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
         );
-        let mut events = EventWriter::create(&run_dir.join("tb").join("selfplay"))
+        let mut events = EventWriter::create(&RunLayout::new(run_dir).selfplay_tensorboard_dir())
             .map_err(|e| tracing::warn!("no TensorBoard events for self-play: {e}"))
             .ok();
         let done = Arc::new(std::sync::atomic::AtomicBool::new(false));

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 use anyhow::{anyhow, Result};
 use clap::{Args, Subcommand};
+use koshogi_run_store::layout::{CONFIG_FILE, SHARDS_DIR};
 use koshogi_run_store::{checkpoints, copy, RemoteRun, RunTarget};
 
 #[derive(Args)]
@@ -75,12 +76,14 @@ pub fn run(args: StoreArgs) -> Result<()> {
             let entries = remote.list("")?;
             let (published, incomplete) = checkpoints::list(&remote)?;
             let shards = koshogi_replay::finished_shard_names(
-                entries.iter().filter_map(|e| e.key.strip_prefix("shards/")),
+                entries
+                    .iter()
+                    .filter_map(|e| e.key.strip_prefix(SHARDS_DIR)?.strip_prefix('/')),
             );
             let bytes: u64 = entries.iter().map(|e| e.size).sum();
-            let has_config = entries.iter().any(|e| e.key == "config.toml");
+            let has_config = entries.iter().any(|e| e.key == CONFIG_FILE);
             println!("{}", remote.url());
-            println!("  config.toml: {}", if has_config { "yes" } else { "no" });
+            println!("  {CONFIG_FILE}: {}", if has_config { "yes" } else { "no" });
             println!(
                 "  checkpoints: {} published{}, latest {}",
                 published.len(),

@@ -14,9 +14,14 @@
 //! A [`RootPolicy`] is the root's state for one search (Gumbel samples and halving schedule,
 //! or noisy priors): it is planned afresh for every search once the root has edges. An
 //! [`InteriorPolicy`] lives as long as the search's configuration and keeps only scratch space.
+//!
+//! Each policy's folder holds its arithmetic as pure functions beside it (Gumbel's completed Q
+//! and improved policy, sequential halving; PUCT's selection and noise); [`temperature`] is the
+//! sampler PUCT and self-play share.
 
 pub mod gumbel;
 pub mod puct;
+pub mod temperature;
 
 use crate::config::{Algorithm, SearchConfig};
 use crate::game::SearchGame;

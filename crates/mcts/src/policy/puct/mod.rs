@@ -1,12 +1,14 @@
 //! The PUCT policy (AlphaZero): PUCT with first-play urgency at every node, Dirichlet noise on
 //! the root's priors, the visit distribution as the target and a move sampled from the visits
-//! with a temperature. The selection formula and the noise live in [`crate::puct`].
+//! with a temperature. The selection formula and the noise live in [`selection`].
 
+pub mod selection;
+
+use self::selection::{noisy_priors, select};
 use super::{InteriorPolicy, RootDecision, RootPolicy};
 use crate::child_stats::{self, ChildStats};
 use crate::config::PuctConfig;
 use crate::game::SearchGame;
-use crate::puct::{noisy_priors, select};
 use crate::temperature::choose_with_temperature;
 use crate::tree::{NodeId, Tree, ROOT};
 use crate::wdl::Wdl;

@@ -1,15 +1,18 @@
 //! The Gumbel policy (Danihelka et al. 2022): Gumbel-top-k and sequential halving at the root,
 //! deterministic selection toward the improved policy below it, the improved policy as the
-//! target. The arithmetic lives in [`crate::gumbel`] and [`crate::sequential_halving`]; this
+//! target. The arithmetic lives in [`arithmetic`] and [`sequential_halving`]; this
 //! module keeps the state one search needs and the Ko shogi move ordering of the root
 //! (captures and threat answers always considered, no passes, captures tried first below).
 
+pub mod arithmetic;
+pub mod sequential_halving;
+
+use self::arithmetic::{improved_policy, logit, select_interior, sigma_completed_q};
+use self::sequential_halving::considered_visit_sequence;
 use super::{InteriorPolicy, RootDecision, RootPolicy};
 use crate::child_stats::{self, ChildStats};
 use crate::config::GumbelConfig;
 use crate::game::SearchGame;
-use crate::gumbel::{improved_policy, logit, select_interior, sigma_completed_q};
-use crate::sequential_halving::considered_visit_sequence;
 use crate::tree::{NodeId, Tree, ROOT};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::{Distribution, Gumbel as GumbelDistribution};
