@@ -14,6 +14,9 @@ pub const TENSORBOARD_DIR: &str = "tb";
 pub const ARENA_DIR: &str = "arena";
 /// Inside `arena/`: the ladder's ratings ([`crate::ladder_csv`]).
 pub const LADDER_CSV_FILE: &str = "ladder.csv";
+/// Inside `arena/`: the ladder's picture of progress (Elo against training hours and steps,
+/// an SVG the arena draws and `koshogi serve` shows).
+pub const ELO_SVG_FILE: &str = "elo.svg";
 /// The evaluation reports (`koshogi eval`).
 pub const EVAL_DIR: &str = "eval";
 /// Inside a checkpoint directory: the model card (koshogi-nn's format) that players load.

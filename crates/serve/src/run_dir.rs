@@ -1,6 +1,6 @@
 //! The files of a run directory the viewer reads: game records (self-play's `games/*.txt`, the
 //! ladder's `arena/games/<a>_vs_<b>/from-<n>/*.txt`), checkpoints (`checkpoints/step-*`), TensorBoard logs
-//! (`tb/`) and the ladder table (`arena/ladder.csv`).
+//! (`tb/`), the ladder table (`arena/ladder.csv`) and its picture (`arena/elo.svg`).
 //!
 //! Names coming from the page are checked before they touch the file system: a game is named by
 //! its path relative to the run (`games/game-00ab.txt`), made only of plain components (letters,
@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 use koshogi_rules::game_record::MAX_RECORD_BYTES;
 use koshogi_run_store::layout::{
-    parse_checkpoint_dir_name, ARENA_DIR, CHECKPOINTS_DIR, LADDER_CSV_FILE,
+    parse_checkpoint_dir_name, ARENA_DIR, CHECKPOINTS_DIR, ELO_SVG_FILE, LADDER_CSV_FILE,
 };
 use koshogi_run_store::local_checkpoints::list_checkpoints;
 use serde::Serialize;
@@ -76,6 +76,11 @@ impl RunDir {
 
     pub fn ladder_csv(&self) -> PathBuf {
         self.root.join(ARENA_DIR).join(LADDER_CSV_FILE)
+    }
+
+    /// The ladder's picture of progress.
+    pub fn elo_svg(&self) -> PathBuf {
+        self.root.join(ARENA_DIR).join(ELO_SVG_FILE)
     }
 
     /// Every game record, newest first (then by name).

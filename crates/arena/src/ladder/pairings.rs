@@ -23,7 +23,9 @@ use koshogi_run_store::games_csv::{
     append_lines_atomic, games_csv_line, read_games_csv, GameRow, GamesCsvError, GAMES_CSV_HEADER,
 };
 use koshogi_run_store::ladder_csv::{LadderCsvError, LadderRow};
-use koshogi_run_store::layout::{ARENA_DIR, CHECKPOINTS_DIR, LADDER_CSV_FILE, TENSORBOARD_DIR};
+use koshogi_run_store::layout::{
+    ARENA_DIR, CHECKPOINTS_DIR, ELO_SVG_FILE, LADDER_CSV_FILE, TENSORBOARD_DIR,
+};
 use koshogi_run_store::local_checkpoints::LocalCheckpointError;
 
 use crate::matches::{
@@ -78,6 +80,10 @@ impl LadderPaths {
     }
     pub fn ladder_csv(&self) -> PathBuf {
         self.arena_dir().join(LADDER_CSV_FILE)
+    }
+    /// The picture of progress ([`super::picture`]).
+    pub fn elo_svg(&self) -> PathBuf {
+        self.arena_dir().join(ELO_SVG_FILE)
     }
     /// Records of the games between `a` and `b`. Characters other than letters, digits, `-`,
     /// `_` and `.` become `-` (`ab:2` → `ab-2`): the viewer only opens such plain paths, and
