@@ -177,14 +177,20 @@ fn draw_panel(
     elo_range: std::ops::Range<f64>,
     x_format: fn(f64) -> String,
 ) -> Result<(), PictureError> {
+    // From 0 (or below, for a checkpoint saved before step 0 by a clock set back).
+    let x_min = points.iter().map(|p| p.x).fold(0.0f64, f64::min);
     let x_max = points.iter().map(|p| p.x).fold(0.0f64, f64::max);
-    let x_max = if x_max > 0.0 { x_max * 1.04 } else { 1.0 };
+    let x_max = if x_max > x_min {
+        x_max + (x_max - x_min) * 0.04
+    } else {
+        x_min + 1.0
+    };
     let mut chart = ChartBuilder::on(area)
         .margin(12)
         .caption(caption, ("sans-serif", 16))
         .x_label_area_size(42)
         .y_label_area_size(56)
-        .build_cartesian_2d(0.0..x_max, elo_range)
+        .build_cartesian_2d(x_min..x_max, elo_range)
         .map_err(draw_error)?;
     chart
         .configure_mesh()
@@ -200,7 +206,7 @@ fn draw_panel(
         let color = ANCHOR_COLORS[index % ANCHOR_COLORS.len()];
         chart
             .draw_series(std::iter::once(PathElement::new(
-                vec![(0.0, anchor.elo), (x_max, anchor.elo)],
+                vec![(x_min, anchor.elo), (x_max, anchor.elo)],
                 color.stroke_width(1),
             )))
             .map_err(draw_error)?;
@@ -224,7 +230,7 @@ fn draw_panel(
         chart
             .draw_series(std::iter::once(Text::new(
                 "no checkpoint has this measure".to_string(),
-                (x_max / 2.0, (low + high) / 2.0),
+                ((x_min + x_max) / 2.0, (low + high) / 2.0),
                 style,
             )))
             .map_err(draw_error)?;
@@ -372,6 +378,20 @@ mod tests {
         let lengths: Vec<usize> = polylines(&svg).iter().map(Vec::len).collect();
         assert_eq!(lengths, [4]);
         assert!(svg.contains("no checkpoint has this measure"));
+    }
+
+    #[test]
+    fn a_checkpoint_saved_before_step_0_stays_on_the_chart() {
+        let mut picture = picture();
+        picture.hours.insert("step-000001000".into(), -0.5);
+        let svg = progress_svg(&picture).unwrap();
+        let curves = polylines(&svg);
+        let hours_panel = &curves[0];
+        assert_eq!(hours_panel.len(), 4);
+        assert!(
+            hours_panel.iter().all(|p| p.0 > 0.0 && p.0 < 600.0),
+            "{hours_panel:?}"
+        );
     }
 
     #[test]
