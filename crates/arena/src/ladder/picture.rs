@@ -119,7 +119,7 @@ pub fn progress_svg(picture: &ProgressPicture) -> Result<String, PictureError> {
             &by_hours,
             &anchors,
             elo_range.clone(),
-            |x| format!("{x:.1}"),
+            false,
         )?;
         draw_panel(
             &right,
@@ -128,7 +128,7 @@ pub fn progress_svg(picture: &ProgressPicture) -> Result<String, PictureError> {
             &by_step,
             &anchors,
             elo_range,
-            |x| format!("{x:.0}"),
+            true,
         )?;
         root.present().map_err(draw_error)?;
     }
@@ -175,7 +175,7 @@ fn draw_panel(
     points: &[Point],
     anchors: &[&LadderRow],
     elo_range: std::ops::Range<f64>,
-    x_format: fn(f64) -> String,
+    whole_x: bool,
 ) -> Result<(), PictureError> {
     // From 0 (or below, for a checkpoint saved before step 0 by a clock set back).
     let x_min = points.iter().map(|p| p.x).fold(0.0f64, f64::min);
@@ -184,6 +184,11 @@ fn draw_panel(
         x_max + (x_max - x_min) * 0.04
     } else {
         x_min + 1.0
+    };
+    let decimals = if whole_x {
+        0
+    } else {
+        label_decimals(x_max - x_min)
     };
     let mut chart = ChartBuilder::on(area)
         .margin(12)
@@ -196,7 +201,7 @@ fn draw_panel(
         .configure_mesh()
         .x_desc(x_label)
         .y_desc("Elo")
-        .x_label_formatter(&|x| x_format(*x))
+        .x_label_formatter(&|x| format!("{:.*}", decimals, x))
         .y_label_formatter(&|y| format!("{y:.0}"))
         .light_line_style(RGBColor(0xee, 0xee, 0xee))
         .draw()
@@ -263,6 +268,16 @@ fn draw_panel(
         )
         .map_err(draw_error)?;
     Ok(())
+}
+
+/// Decimals that tell apart the ~10 labels plotters puts on an axis `span` wide (a run of
+/// minutes has its hours in hundredths).
+fn label_decimals(span: f64) -> usize {
+    let step = span / 10.0;
+    if !(step.is_finite() && step > 0.0) || step >= 1.0 {
+        return 0;
+    }
+    (-step.log10()).ceil().clamp(0.0, 4.0) as usize
 }
 
 #[cfg(test)]
@@ -378,6 +393,29 @@ mod tests {
         let lengths: Vec<usize> = polylines(&svg).iter().map(Vec::len).collect();
         assert_eq!(lengths, [4]);
         assert!(svg.contains("no checkpoint has this measure"));
+    }
+
+    #[test]
+    fn short_runs_get_hours_with_enough_decimals() {
+        assert_eq!(label_decimals(40.0), 0);
+        assert_eq!(label_decimals(4.0), 1);
+        assert_eq!(label_decimals(0.04), 3);
+        assert_eq!(label_decimals(0.0), 0);
+        let mut picture = picture();
+        for (name, hours) in [
+            ("step-000001000", 0.01),
+            ("step-000002000", 0.02),
+            ("step-000004000", 0.04),
+        ] {
+            picture.hours.insert(name.into(), hours);
+        }
+        let svg = progress_svg(&picture).unwrap();
+        let labels: Vec<&str> = svg
+            .split("</text>")
+            .filter_map(|t| t.rsplit('>').next().map(str::trim))
+            .filter(|t| t.starts_with("0.0"))
+            .collect();
+        assert!(labels.contains(&"0.010"), "{labels:?}");
     }
 
     #[test]
