@@ -62,10 +62,11 @@ class _TimeUp(Exception):
 
 
 class BudgetedMCTSBot(mcts.MCTSBot):
-    """OpenSpiel's ``MCTSBot`` that also stops at a deadline: before each simulation after the
-    first, the clock is checked (through ``_apply_tree_policy``, which OpenSpiel 2.0's
-    ``mcts_search`` calls once a simulation with the root), and the search keeps what the
-    simulations so far gave it."""
+    """OpenSpiel's ``MCTSBot`` that also stops at a deadline: before each simulation, once the
+    root has been evaluated and one move tried (OpenSpiel's first simulation only evaluates the
+    root; the second expands it), the clock is checked (through ``_apply_tree_policy``, which
+    OpenSpiel 2.0's ``mcts_search`` calls once a simulation with the root), and the search
+    keeps what the simulations so far gave it."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -85,7 +86,7 @@ class BudgetedMCTSBot(mcts.MCTSBot):
 
     def _apply_tree_policy(self, root, state):
         self._root = root
-        if (self._deadline is not None and root.explore_count > 0
+        if (self._deadline is not None and root.explore_count >= 2
                 and time.monotonic() >= self._deadline):
             raise _TimeUp()
         return super()._apply_tree_policy(root, state)
@@ -306,10 +307,13 @@ class EngineBot:
         if budget is not None and budget <= 0:
             return ["info string no search time on this clock: greedy move without a search",
                     f"bestmove {self._greedy(game)}"]
+        # `nodes N` (or the `simulations` option) counts simulations past the root's own
+        # evaluation, which is OpenSpiel's first simulation (as in `koshogi engine`).
         simulations = limits.get("nodes")
         if simulations is None:
             simulations = (UNBOUNDED_SIMULATIONS if budget is not None
                            else self.options["simulations"])
+        simulations += 1
         deadline = None if budget is None else started + budget
         try:
             index, visits = self._choose(game, simulations, deadline)

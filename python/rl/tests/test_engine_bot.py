@@ -60,8 +60,17 @@ class Session(unittest.TestCase):
         for start, mv in zip([koshogi.Game(), game, then], moves):
             start.move_index(mv)  # raises unless legal there
         self.assertEqual(errors(out), [])
+        # Root visits: the nodes asked for plus the root's own evaluation.
         visits = [int(line.split()[2]) for line in out if line.startswith("info visits")]
-        self.assertEqual(visits, [12, 8, 5])
+        self.assertEqual(visits, [13, 9, 6])
+
+    def test_a_single_node_still_searches_a_move(self):
+        out, err, rc = session(["position startpos", "go nodes 1", "go visits 1"])
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(errors(out), [])
+        self.assertEqual(len(bestmoves(out)), 2)
+        visits = [int(line.split()[2]) for line in out if line.startswith("info visits")]
+        self.assertEqual(visits, [2, 2])
 
     def test_time_limits_bound_the_search(self):
         started = time.monotonic()
