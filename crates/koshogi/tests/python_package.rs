@@ -91,18 +91,6 @@ fn the_arena_plays_an_open_spiel_bot_through_the_engine_protocol() {
         stdout.contains(&format!("{engine} vs random: 2 games")),
         "{stdout}"
     );
-    let csv = std::fs::read_to_string(out.path().join("games.csv")).unwrap();
-    let rows: Vec<&str> = csv.lines().skip(1).collect();
-    assert_eq!(rows.len(), 2, "{csv}");
-    assert!(
-        rows.iter()
-            .all(|r| r.contains(&engine) && !r.contains("forfeit")),
-        "{csv}\n{stderr}"
-    );
     // Both games went on past the opening: the bot answered its moves.
-    assert!(
-        rows.iter()
-            .all(|r| r.split(',').nth(3).unwrap().parse::<u32>().unwrap() > 10),
-        "{csv}"
-    );
+    koshogi_test_support::assert_engine_games_finished(out.path(), &engine, 2, 10, &stderr);
 }
