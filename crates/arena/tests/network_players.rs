@@ -3,7 +3,9 @@
 use std::path::{Path, PathBuf};
 
 use koshogi_arena::gate::gate_checkpoints;
-use koshogi_arena::ladder::{run_ladder, LadderPlayerKind, RunLadderSettings, RANDOM_INIT_NAME};
+use koshogi_arena::ladder::{
+    run_ladder, LadderPlayerKind, RunLadderSettings, CURVE_STROKE, RANDOM_INIT_NAME,
+};
 use koshogi_arena::matches::derive_seed;
 use koshogi_arena::matches::new_game;
 use koshogi_arena::players::{resolve_card, MctsPlayer, PolicyPlayer};
@@ -187,6 +189,35 @@ fn ladder_rates_every_checkpoint_and_the_baselines_against_the_random_init_ancho
         .unwrap()
         .count();
     assert_eq!(tensorboard, 1);
+    // The picture of progress: the steps panel has the anchor and both checkpoints, the hours
+    // panel only the run's own checkpoints (the synthesised anchor has no training time), and
+    // each baseline is a labelled line on both.
+    assert_eq!(
+        result.elo_svg.as_deref(),
+        Some(run.path().join("arena/elo.svg").as_path())
+    );
+    let svg = std::fs::read_to_string(run.path().join("arena/elo.svg")).unwrap();
+    let curve = format!("stroke=\"{CURVE_STROKE}\"");
+    let curve_points: Vec<usize> = svg
+        .split("<polyline")
+        .skip(1)
+        .map(|tag| &tag[..tag.find("/>").unwrap()])
+        .filter(|tag| tag.contains(&curve))
+        .map(|tag| {
+            tag.split("points=\"")
+                .nth(1)
+                .unwrap()
+                .split('"')
+                .next()
+                .unwrap()
+        })
+        .map(|points| points.split_whitespace().count())
+        .collect();
+    assert_eq!(curve_points, [2, 3], "{svg}");
+    for baseline in ["random (", "greedy (", "ab:2 ("] {
+        assert_eq!(svg.matches(baseline).count(), 2, "{baseline}");
+    }
+    assert!(svg.contains("since step-000000100 was saved (the first checkpoint kept)"));
 
     // A new checkpoint: only its pairings (predecessor, anchor, 3 baselines) are played.
     checkpoint(run.path(), 300, 5);

@@ -269,18 +269,8 @@ fn the_arena_matches_an_engine_subprocess_against_greedy() {
         stdout.contains(&format!("{engine} vs greedy: 2 games")),
         "{stdout}"
     );
-    let csv = std::fs::read_to_string(out.path().join("games.csv")).unwrap();
-    let rows: Vec<&str> = csv.lines().skip(1).collect();
-    assert_eq!(rows.len(), 2, "{csv}");
-    assert!(
-        rows.iter()
-            .all(|r| r.contains(&engine) && !r.contains("forfeit")),
-        "{csv}"
-    );
     // Each game went past the 4-ply opening: the engine played moves.
-    assert!(rows
-        .iter()
-        .all(|r| r.split(',').nth(3).unwrap().parse::<u32>().unwrap() > 4));
+    koshogi_test_support::assert_engine_games_finished(out.path(), &engine, 2, 4, &stdout);
 }
 
 /// The arena as the clock keeper: two builds' worth of engine (the same binary twice), each

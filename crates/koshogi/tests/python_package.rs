@@ -63,3 +63,34 @@ fn the_python_package_passes_its_tests_against_this_binary() {
         "no test of python/rl/tests may be skipped here"
     );
 }
+
+/// An OpenSpiel bot in the arena through the engine protocol: `koshogi arena --a
+/// engine:"<python> -m koshogi.engine_bot --bot mcts …" --b random --games 2 --max-plies 40`
+/// plays both games to their end, none forfeited, every move of the bot legal.
+#[test]
+fn the_arena_plays_an_open_spiel_bot_through_the_engine_protocol() {
+    let Some(python) = python() else { return };
+    let out = tempfile::tempdir().unwrap();
+    let engine = format!(
+        "engine:{} -m koshogi.engine_bot --bot mcts --rollout-plies 2@nodes=8",
+        python.display()
+    );
+    // From a directory without a koshogi/ source tree, so the installed wheel is imported.
+    let output = Command::new(env!("CARGO_BIN_EXE_koshogi"))
+        .args(["arena", "--a", &engine, "--b", "random", "--games", "2"])
+        .args(["--max-plies", "40", "--out"])
+        .arg(out.path())
+        .current_dir(out.path())
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stdout}\n{stderr}");
+    assert!(
+        stdout.contains(&format!("{engine} vs random: 2 games")),
+        "{stdout}"
+    );
+    // Both games went on past the opening: the bot answered its moves.
+    koshogi_test_support::assert_engine_games_finished(out.path(), &engine, 2, 10, &stderr);
+}

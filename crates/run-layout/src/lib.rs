@@ -21,6 +21,9 @@ pub const TENSORBOARD_DIR: &str = "tb";
 pub const ARENA_DIR: &str = "arena";
 /// Inside `arena/`: the ladder's ratings (`koshogi_run_store::ladder_csv` reads and writes them).
 pub const LADDER_CSV_FILE: &str = "ladder.csv";
+/// Inside `arena/`: the ladder's picture of progress (Elo against training hours and steps,
+/// an SVG the arena draws and `koshogi serve` shows).
+pub const ELO_SVG_FILE: &str = "elo.svg";
 /// Inside `arena/`: every ladder game, one line each (`koshogi_arena`'s ladder writes it).
 pub const ARENA_GAMES_CSV_FILE: &str = "games.csv";
 /// Inside `arena/`: the ladder's game records, one directory per pairing.
@@ -131,6 +134,11 @@ impl RunLayout {
     /// `<run>/arena/ladder.csv`.
     pub fn ladder_csv(&self) -> PathBuf {
         self.arena_dir().join(LADDER_CSV_FILE)
+    }
+
+    /// `<run>/arena/elo.svg`.
+    pub fn elo_svg(&self) -> PathBuf {
+        self.arena_dir().join(ELO_SVG_FILE)
     }
 
     /// `<run>/eval/`.

@@ -46,10 +46,19 @@ impl App {
             (Post, "/api/play/move") => json(api_play::play_move(self, request)),
             (Post, "/api/play/undo") => json(api_play::undo(self, request)),
             (Get, "/api/training") => json(api_training::training(self)),
+            (Get, api_training::PICTURE_ROUTE) => api_training::picture(self),
             (
                 _,
-                "/api/run" | "/api/games" | "/api/game" | "/api/game/position" | "/api/checkpoints"
-                | "/api/analyze" | "/api/play/state" | "/api/play/legal" | "/api/training",
+                "/api/run"
+                | "/api/games"
+                | "/api/game"
+                | "/api/game/position"
+                | "/api/checkpoints"
+                | "/api/analyze"
+                | "/api/play/state"
+                | "/api/play/legal"
+                | "/api/training"
+                | api_training::PICTURE_ROUTE,
             ) => Err(ApiError::method_not_allowed(format!(
                 "{path} only answers GET"
             ))),

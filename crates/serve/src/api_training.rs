@@ -5,16 +5,30 @@
 //! with the run-store's [`read_ladder_csv`], the one owner of its format).
 //!
 //! `GET /api/training` → `{runs: {"<subdir>": {"<tag>": [[step, value]…]}}, ladder: [{name, step,
-//! elo, stderr, games, points}…] | null}`; `step` is null for a baseline of the ladder (`greedy`,
-//! `ab:2`, …), which is no checkpoint.
+//! elo, stderr, games, points}…] | null, picture: "/api/training/elo.svg" | null}`; `step` is null
+//! for a baseline of the ladder (`greedy`, `ab:2`, …), which is no checkpoint; `picture` is where
+//! the ladder's picture of progress is, when the run has one.
+//!
+//! `GET /api/training/elo.svg` → the ladder's picture of progress (`arena/elo.svg`, drawn by
+//! `koshogi arena --ladder`: Elo against training hours and steps, the baselines as levels), as
+//! `image/svg+xml`; 404 when the ladder has not drawn one.
 
 use std::collections::BTreeMap;
 
+use koshogi_files::small_file::read_small_text;
 use koshogi_run_store::ladder_csv::read_ladder_csv;
 use serde_json::{json, Value};
 
 use crate::app::App;
+use crate::request::ApiResponse;
 use crate::error::ApiError;
+
+/// Where the page finds the picture of progress.
+pub const PICTURE_ROUTE: &str = "/api/training/elo.svg";
+/// The content type of the picture.
+pub const SVG_CONTENT_TYPE: &str = "image/svg+xml";
+/// The largest picture served (about 1 kB a checkpoint: far above any run's ladder).
+const MAX_PICTURE_BYTES: u64 = 16 << 20;
 
 pub fn training(app: &App) -> Result<Value, ApiError> {
     let runs = koshogi_metrics::read_scalar_runs(&app.run.tensorboard_dir())
@@ -43,5 +57,22 @@ pub fn training(app: &App) -> Result<Value, ApiError> {
             .unwrap_or_default();
         ApiError::internal(format!("{e}{cause}"))
     })?;
-    Ok(json!({ "runs": runs, "ladder": ladder }))
+    let picture = app.run.elo_svg().is_file().then_some(PICTURE_ROUTE);
+    Ok(json!({ "runs": runs, "ladder": ladder, "picture": picture }))
+}
+
+/// `arena/elo.svg` as it is on disk.
+pub fn picture(app: &App) -> Result<ApiResponse, ApiError> {
+    let path = app.run.elo_svg();
+    let text = read_small_text(&path, MAX_PICTURE_BYTES).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => ApiError::not_found(
+            "this run has no picture of progress yet (koshogi arena --ladder draws arena/elo.svg)",
+        ),
+        _ => ApiError::internal(format!("{}: {e}", path.display())),
+    })?;
+    Ok(ApiResponse {
+        status: 200,
+        content_type: SVG_CONTENT_TYPE,
+        body: text.into_bytes(),
+    })
 }

@@ -1,6 +1,6 @@
 //! The files of a run directory the viewer reads: game records (self-play's `games/*.txt`, the
 //! ladder's `arena/games/<a>_vs_<b>/from-<n>/*.txt`), checkpoints (`checkpoints/step-*`), TensorBoard logs
-//! (`tb/`) and the ladder table (`arena/ladder.csv`).
+//! (`tb/`), the ladder table (`arena/ladder.csv`) and its picture (`arena/elo.svg`).
 //!
 //! Names coming from the page are checked before they touch the file system: a game is named by
 //! its path relative to the run (`games/game-00ab.txt`), made only of plain components (letters,
@@ -76,6 +76,11 @@ impl RunDir {
 
     pub fn ladder_csv(&self) -> PathBuf {
         RunLayout::new(&self.root).ladder_csv()
+    }
+
+    /// The ladder's picture of progress.
+    pub fn elo_svg(&self) -> PathBuf {
+        RunLayout::new(&self.root).elo_svg()
     }
 
     /// Every game record, newest first (then by name).

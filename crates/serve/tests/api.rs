@@ -301,6 +301,7 @@ fn arbitrary_requests_never_panic_and_errors_are_json() {
         "/api/play/undo",
         "/api/games",
         "/api/training",
+        "/api/training/elo.svg",
         "/",
     ];
     let values = [
@@ -537,11 +538,31 @@ fn the_training_curves_come_from_tensorboard_and_the_ladder() {
     assert!(training["ladder"][2]["step"].is_null());
     assert_eq!(training["ladder"][2]["elo"], 250.0);
 
+    // No picture of progress yet: none is offered, and asking for it is a JSON 404.
+    assert!(training["picture"].is_null());
+    let (status, message) = error(&app.handle(&ApiRequest::get("/api/training/elo.svg")));
+    assert_eq!(status, 404);
+    assert!(message.contains("koshogi arena --ladder"), "{message}");
+
+    // Once the ladder has drawn one, the page is told where it is and gets it as SVG.
+    let svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"10\" height=\"10\"><text>greedy (+250)</text></svg>";
+    std::fs::write(dir.path().join("arena/elo.svg"), svg).unwrap();
+    let training = ok(app.handle(&ApiRequest::get("/api/training")));
+    assert_eq!(training["picture"], "/api/training/elo.svg");
+    let picture = app.handle(&ApiRequest::get("/api/training/elo.svg"));
+    assert_eq!(picture.status, 200);
+    assert_eq!(picture.content_type, "image/svg+xml");
+    assert_eq!(picture.body, svg.as_bytes());
+    let (status, _) =
+        error(&app.handle(&ApiRequest::post_json("/api/training/elo.svg", &json!({}))));
+    assert_eq!(status, 405);
+
     // A run without logs has empty curves, not an error.
     let empty = tempfile::tempdir().unwrap();
     let training = ok(self::app(empty.path()).handle(&ApiRequest::get("/api/training")));
     assert_eq!(training["runs"], json!({}));
     assert!(training["ladder"].is_null());
+    assert!(training["picture"].is_null());
 }
 
 #[test]

@@ -281,6 +281,25 @@ fn head_is_get_without_a_body_and_replies_are_not_cached() {
     let run = get(address, "/api/run");
     assert!(run.head.contains("content-type: application/json"));
     assert!(run.head.contains("cache-control: no-store"));
+    assert!(!run.head.contains("content-security-policy"));
+    // The ladder's picture is SVG over HTTP too, and may not run scripts when opened alone.
+    std::fs::create_dir_all(dir.path().join("arena")).unwrap();
+    std::fs::write(dir.path().join("arena/elo.svg"), "<svg/>").unwrap();
+    let picture = get(address, "/api/training/elo.svg");
+    assert_eq!(picture.status, 200);
+    assert!(
+        picture.head.contains("content-type: image/svg+xml"),
+        "{}",
+        picture.head
+    );
+    assert!(
+        picture
+            .head
+            .contains("content-security-policy: default-src 'none'; style-src 'unsafe-inline'"),
+        "{}",
+        picture.head
+    );
+    assert_eq!(picture.body, b"<svg/>");
     let missing = get(address, "/api/nothing");
     assert_eq!(missing.status, 404);
     let error: serde_json::Value = serde_json::from_slice(&missing.body).unwrap();

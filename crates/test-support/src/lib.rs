@@ -52,3 +52,33 @@ pub fn find_python(imports: &str) -> Option<PathBuf> {
             .is_ok_and(|o| o.status.success())
     })
 }
+
+/// Checks `koshogi arena --out <out_dir>`'s `games.csv` after a match of `player` (an
+/// `engine:` spec): `games` rows, each with the player, none forfeited, each longer than
+/// `min_plies` (so the engine answered its moves past the opening). `context` is printed with a
+/// failure (e.g. the arena's stderr).
+pub fn assert_engine_games_finished(
+    out_dir: &Path,
+    player: &str,
+    games: usize,
+    min_plies: u32,
+    context: &str,
+) {
+    let csv = std::fs::read_to_string(out_dir.join("games.csv")).unwrap();
+    let rows: Vec<&str> = csv.lines().skip(1).collect();
+    assert_eq!(rows.len(), games, "{csv}\n{context}");
+    assert!(
+        rows.iter()
+            .all(|r| r.contains(player) && !r.contains("forfeit")),
+        "{csv}\n{context}"
+    );
+    // Column 4 (`black,white,result,plies,…`); a player's name holds no comma.
+    assert!(
+        rows.iter().all(|r| r
+            .split(',')
+            .nth(3)
+            .and_then(|p| p.parse::<u32>().ok())
+            .is_some_and(|p| p > min_plies)),
+        "{csv}\n{context}"
+    );
+}

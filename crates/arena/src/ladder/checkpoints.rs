@@ -18,13 +18,15 @@ use koshogi_nn::checkpoint::{read_card, save};
 use koshogi_nn::{Model, RuntimeConfig};
 use koshogi_rules::Game;
 use koshogi_run_store::games_csv::read_games_csv;
-use koshogi_run_store::ladder_csv::write_ladder_csv;
+use koshogi_run_store::ladder_csv::{write_ladder_csv, LadderRow};
 use koshogi_run_store::layout::MODEL_CARD_FILE;
 use koshogi_run_store::local_checkpoints::list_checkpoints;
 
 use super::pairings::{
     ladder_pairs, ladder_rows, play_missing_games, rate_games, LadderError, LadderPaths,
 };
+use super::picture::{write_progress_svg, ProgressPicture};
+use super::training_hours::training_hours;
 use crate::matches::{new_game, MatchObserver, MatchSettings, Player};
 use crate::players::{
     build_player, card_rules_options, resolve_card, split_player_list, MctsPlayer, PlayerOptions,
@@ -121,6 +123,9 @@ pub struct RunLadderResult {
     pub ratings: Vec<Rating>,
     pub steps: HashMap<String, u64>,
     pub ladder_csv: PathBuf,
+    /// The picture of progress (`<run>/arena/elo.svg`), `None` if it could not be written
+    /// (logged; the CSV is the record).
+    pub elo_svg: Option<PathBuf>,
 }
 
 fn player_error(name: &str, message: impl ToString) -> LadderError {
@@ -143,9 +148,13 @@ pub fn run_ladder(
     }
     let mut cards: Vec<(String, PathBuf)> = Vec::new();
     let mut steps = HashMap::new();
+    // (name, step, when the trainer saved it): the picture's training hours.
+    let mut saved: Vec<(String, u64, u64)> = Vec::new();
     for entry in &entries {
         let name = entry.name();
         let card = resolve_card(&entry.path).map_err(|e| player_error(&name, e))?;
+        let created = read_card(&card).map_or(0, |c| c.created_unix_seconds);
+        saved.push((name.clone(), entry.step, created));
         cards.push((name.clone(), card));
         steps.insert(name, entry.step);
     }
@@ -230,17 +239,52 @@ pub fn run_ladder(
             baseline_names.iter().position(|b| *b == r.name),
         )
     });
-    write_ladder_csv(&paths.ladder_csv(), &ladder_rows(&ratings, &steps))?;
+    let rows = ladder_rows(&ratings, &steps);
+    write_ladder_csv(&paths.ladder_csv(), &rows)?;
     if settings.tensorboard {
         write_tensorboard(&paths, &ratings, &steps, &anchor);
     }
+    let elo_svg = write_picture(&paths, &anchor, rows, &saved);
     Ok(RunLadderResult {
         anchor,
         games_played,
         ratings,
         steps,
         ladder_csv: paths.ladder_csv(),
+        elo_svg,
     })
+}
+
+/// `arena/elo.svg` from the ladder table and the checkpoints' save times. Best effort, like
+/// TensorBoard: a failure is logged, never fatal.
+fn write_picture(
+    paths: &LadderPaths,
+    anchor: &str,
+    rows: Vec<LadderRow>,
+    saved: &[(String, u64, u64)],
+) -> Option<PathBuf> {
+    let hours = training_hours(saved);
+    let run_name = paths
+        .run_dir
+        .canonicalize()
+        .ok()
+        .and_then(|dir| dir.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .unwrap_or_else(|| paths.run_dir.display().to_string());
+    let picture = ProgressPicture {
+        run_name,
+        anchor: anchor.to_string(),
+        rows,
+        hours: hours.hours,
+        hours_label: hours.label,
+    };
+    let path = paths.elo_svg();
+    match write_progress_svg(&path, &picture) {
+        Ok(()) => Some(path),
+        Err(e) => {
+            tracing::warn!("the ladder's picture was not written: {e}");
+            None
+        }
+    }
 }
 
 /// `arena/elo` and `arena/elo_stderr` at each checkpoint's training step. Best effort: a

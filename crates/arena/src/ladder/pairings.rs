@@ -83,6 +83,10 @@ impl LadderPaths {
     pub fn ladder_csv(&self) -> PathBuf {
         self.layout().ladder_csv()
     }
+    /// The picture of progress ([`super::picture`]).
+    pub fn elo_svg(&self) -> PathBuf {
+        self.layout().elo_svg()
+    }
     /// Records of the games between `a` and `b`. Characters other than letters, digits, `-`,
     /// `_` and `.` become `-` (`ab:2` → `ab-2`): the viewer only opens such plain paths, and
     /// `:` is not allowed in Windows file names.

@@ -315,5 +315,11 @@ fn ladder(
             r.name, step, r.elo, r.stderr, r.games, r.points
         );
     }
+    if let Some(picture) = &result.elo_svg {
+        println!(
+            "picture of progress (Elo against training hours and steps): {}",
+            picture.display()
+        );
+    }
     Ok(())
 }

@@ -703,6 +703,15 @@ async function loadTraining() {
     elo = tags.filter(t => t.tag === "arena/elo").map(t => ({ name: t.tag, points: t.points }));
   }
   charts.append(lineChart("Elo of the checkpoints (anchor: the random network)", elo, "Elo"));
+  if (data.picture) {
+    // The ladder's own picture (arena/elo.svg): Elo against training hours and steps.
+    const figure = el("div", { class: "chart picture" });
+    figure.append(el("h3", {}, "Picture of progress (arena/elo.svg, drawn by the ladder)"));
+    const link = el("a", { href: data.picture, target: "_blank", rel: "noopener" });
+    link.append(el("img", { src: data.picture, alt: "Elo against training hours and steps, with the ladder's baselines" }));
+    figure.append(link);
+    charts.append(figure);
+  }
 
   // Any other logged scalar, picked from a list.
   const others = tags.filter(t => !t.tag.startsWith("loss/") && t.tag !== "arena/elo");
