@@ -141,7 +141,8 @@ pub struct ClassicResult {
     /// Deepest completed iteration.
     pub depth: u32,
     pub nodes: u64,
-    /// Legal moves generated, all iterations together (where the time goes).
+    /// Legal moves generated, all iterations together (full generations and the captures-only
+    /// ones of quiescence and exchange evaluation).
     pub moves_generated: u64,
     pub elapsed: Duration,
     pub principal_variation: Vec<Move>,
