@@ -24,6 +24,7 @@ impl Color {
     }
 
     /// 0 for Black, 1 for White.
+    #[inline]
     pub fn index(self) -> usize {
         self as usize
     }

@@ -77,6 +77,13 @@ impl Position {
         movegen::generate(self, opts, out);
     }
 
+    /// Appends the legal moves of the side to move that remove an enemy piece
+    /// ([`Move::is_capture`]): the capturing subset of [`Position::generate_moves`], in the same
+    /// order, without generating the rest (for quiescence searches and exchange evaluation).
+    pub fn generate_captures(&self, opts: &RulesOptions, out: &mut Vec<Move>) {
+        movegen::generate_captures(self, opts, out);
+    }
+
     /// The legal moves of the side to move.
     pub fn legal_moves(&self, opts: &RulesOptions) -> Vec<Move> {
         let mut v = Vec::with_capacity(256);

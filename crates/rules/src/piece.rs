@@ -35,6 +35,7 @@ impl Piece {
     }
 
     /// Inverse of [`Piece::to_cell`] for non-empty, on-board cells.
+    #[inline]
     pub(crate) fn from_cell(cell: u8) -> Piece {
         debug_assert!(cell != 0 && cell != crate::mailbox::OFF_BOARD);
         let c = cell - 1;

@@ -63,6 +63,7 @@ impl Position {
     }
 
     /// Side to move.
+    #[inline]
     pub fn side_to_move(&self) -> Color {
         self.side
     }
@@ -73,6 +74,7 @@ impl Position {
     }
 
     /// Zobrist hash of pieces and side to move (not the ply), maintained incrementally.
+    #[inline]
     pub fn hash(&self) -> u64 {
         self.hash
     }
@@ -94,6 +96,7 @@ impl Position {
     }
 
     /// The piece on `sq`, if any.
+    #[inline]
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {
         let cell = self.board[mailbox::to_mb(sq.index())];
         (cell != EMPTY).then(|| Piece::from_cell(cell))
@@ -122,12 +125,20 @@ impl Position {
         self.ply = ply;
     }
 
-    /// Every piece with its point, in ascending point order.
+    /// Every piece with its point, in ascending point order (read from the occupancy bits, so
+    /// an evaluation pays for the pieces, not for the 361 points).
     pub fn pieces(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
-        Square::all().filter_map(move |sq| self.piece_at(sq).map(|p| (sq, p)))
+        let mut words = [0u64; OCC_WORDS];
+        for (i, word) in words.iter_mut().enumerate() {
+            *word = self.occ[0][i] | self.occ[1][i];
+        }
+        // Mailbox cells are row-major like points, so ascending cells are ascending points.
+        BitIter { words, word: 0 }
+            .map(move |mb| (mailbox::to_sq(mb), Piece::from_cell(self.board[mb])))
     }
 
     /// How many pieces of `color` currently have type `kind`.
+    #[inline]
     pub fn count(&self, color: Color, kind: PieceKind) -> u32 {
         self.counts[color.index()][kind.index()] as u32
     }

@@ -20,6 +20,7 @@ impl Square {
     pub const COUNT: usize = BOARD_SIZE as usize * BOARD_SIZE as usize;
 
     /// The point at `file`, `rank` (both 1-based), or `None` when off the board.
+    #[inline]
     pub fn new(file: u8, rank: u8) -> Option<Square> {
         if (1..=BOARD_SIZE).contains(&file) && (1..=BOARD_SIZE).contains(&rank) {
             Some(Square((rank as u16 - 1) * SIDE + (file as u16 - 1)))
@@ -29,6 +30,7 @@ impl Square {
     }
 
     /// The point with public index `i` (0..361).
+    #[inline]
     pub fn from_index(i: usize) -> Option<Square> {
         (i < Self::COUNT).then_some(Square(i as u16))
     }
@@ -40,16 +42,19 @@ impl Square {
     }
 
     /// Public index `(rank - 1) * 19 + (file - 1)`; ascending index = ascending (rank, file).
+    #[inline]
     pub fn index(self) -> usize {
         self.0 as usize
     }
 
     /// File 1..=19 (1 = Black's right-hand edge).
+    #[inline]
     pub fn file(self) -> u8 {
         (self.0 % SIDE) as u8 + 1
     }
 
     /// Rank 1..=19 (1 = `a`, White's back rank; 19 = `s`, Black's back rank).
+    #[inline]
     pub fn rank(self) -> u8 {
         (self.0 / SIDE) as u8 + 1
     }

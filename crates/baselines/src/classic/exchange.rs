@@ -7,8 +7,10 @@
 //! search, and the quiescence search skips those that lose material.
 //!
 //! Ko shogi has no attack tables to count defenders from, so the exchange is played out with the
-//! rules themselves: after each capture the other side's legal moves are generated and its
-//! cheapest piece that lands on the exchange point by capture recaptures. The swap list is then
+//! rules themselves: after each capture the other side's captures are generated
+//! ([`Position::generate_captures`]) and, of those that remove the piece on the exchange point,
+//! the one that risks least recaptures: a shot or igui (the shooter stays where it is, which
+//! ends the exchange) before the cheapest piece that lands there. The swap list is then
 //! resolved backwards (each side takes or stops, whichever is better for it). Every capture's
 //! whole removed set counts (a lion-like piece may take two), promotions count as the piece
 //! they make, and an exchange is cut after [`MAX_EXCHANGE_PLIES`] captures.
@@ -46,16 +48,12 @@ pub fn static_exchange(
     let mut steps = 0;
     while steps < MAX_EXCHANGE_PLIES {
         buffer.clear();
-        position.generate_moves(options, buffer);
+        position.generate_captures(options, buffer);
         *generated += buffer.len() as u64;
         let recapture = buffer
             .iter()
-            .filter(|reply| reply.destination() == target && reply.capture_mask() != 0)
-            .min_by_key(|reply| {
-                position
-                    .piece_at(reply.origin())
-                    .map_or(0, |piece| piece_centipawns(piece.kind))
-            })
+            .filter(|reply| reply.removed_points().contains(&target))
+            .min_by_key(|reply| recapture_risk(position, reply, target))
             .copied();
         let Some(recapture) = recapture else {
             break;
@@ -72,6 +70,17 @@ pub fn static_exchange(
         gains[step - 1] = -((-gains[step - 1]).max(gains[step]));
     }
     gains[0]
+}
+
+/// What a recapture on `target` puts at risk there: the mover's value if it ends on `target`,
+/// nothing if it removes the piece from afar (a shot, igui) or moves on.
+fn recapture_risk(position: &Position, reply: &Move, target: koshogi_rules::Square) -> i32 {
+    if reply.destination() != target {
+        return 0;
+    }
+    position
+        .piece_at(reply.origin())
+        .map_or(0, |piece| piece_centipawns(piece.kind))
 }
 
 #[cfg(test)]
@@ -119,6 +128,24 @@ mod tests {
         let value = exchange(&pieces, "10jx10i");
         assert_eq!(value, piece_centipawns(Pawn) - piece_centipawns(Chariot));
         assert!(value < 0);
+    }
+
+    #[test]
+    fn a_recapture_by_a_shot_counts() {
+        // Nothing of White's can land on 10i, but the cannon steps to 12g and shoots the
+        // chariot there (a cannon shot, two points along the diagonal): the pawn costs a chariot.
+        // Only recaptures by displacement were looked for before, which made this +1.
+        let pieces = [
+            ("19s", Black, General),
+            ("1a", White, General),
+            ("10j", Black, Chariot),
+            ("10i", White, Pawn),
+            ("13f", White, Cannon),
+        ];
+        assert_eq!(
+            exchange(&pieces, "10jx10i"),
+            piece_centipawns(Pawn) - piece_centipawns(Chariot)
+        );
     }
 
     #[test]

@@ -9,7 +9,7 @@
 //! 4. the remaining quiet moves by their history score (how often, and how deep, the same
 //!    origin → destination move caused cut-offs anywhere in the tree).
 
-use koshogi_rules::{Color, Move, Position, Square};
+use koshogi_rules::{Color, Move, Position, Square, MAX_LEGS, MAX_SHOTS};
 
 use super::eval::piece_centipawns;
 
@@ -123,11 +123,28 @@ pub fn is_killer_key(key: i64) -> bool {
 }
 
 /// Centipawns of the enemy pieces `mv` removes.
+///
+/// The removed set of [`Move::removed_points`] without its allocation (this runs for every
+/// capture the search orders or prunes): capturing legs and shots, each point counted once.
 pub fn victims_centipawns(position: &Position, mv: &Move) -> i32 {
     let mover = position.side_to_move();
-    mv.removed_points()
+    let mut points = [Square::default(); MAX_LEGS + MAX_SHOTS];
+    let mut count = 0;
+    let capturing_legs = mv
+        .legs()
         .iter()
-        .filter_map(|&sq| position.piece_at(sq))
+        .enumerate()
+        .filter(|&(i, _)| mv.leg_captures(i))
+        .map(|(_, &point)| point);
+    for point in capturing_legs.chain(mv.shots().iter().copied()) {
+        if !points[..count].contains(&point) {
+            points[count] = point;
+            count += 1;
+        }
+    }
+    points[..count]
+        .iter()
+        .filter_map(|&point| position.piece_at(point))
         .filter(|piece| piece.color != mover)
         .map(|piece| piece_centipawns(piece.kind))
         .sum()

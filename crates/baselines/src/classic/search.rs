@@ -18,9 +18,11 @@
 //! * **late-move reductions**: quiet moves late in the order (not the table move, captures or
 //!   killers) are searched one or two plies shallower first, and again at full depth only if
 //!   they beat alpha;
-//! * **quiescence search** at the horizon: captures only, with stand-pat, skipping captures
-//!   that lose material by static exchange ([`super::exchange`]) or cannot reach alpha even
-//!   with their victims (delta pruning);
+//! * **quiescence search** at the horizon: captures only (the rules' captures-only generator,
+//!   [`Position::generate_captures`], so a node does not pay for the ~250 quiet moves), with
+//!   stand-pat, skipping captures that lose material by static exchange ([`super::exchange`])
+//!   or cannot reach alpha even with their victims (delta pruning); a quiescence node does not
+//!   look at whether its side has a legal move at all;
 //! * **evaluation** ([`super::eval`]): material, advance, promotion zone, royal safety.
 //!
 //! Game end inside the search: a side whose command is destroyed (§10.1) has lost, scored
@@ -139,7 +141,8 @@ pub struct ClassicResult {
     /// Deepest completed iteration.
     pub depth: u32,
     pub nodes: u64,
-    /// Legal moves generated, all iterations together (where the time goes).
+    /// Legal moves generated, all iterations together (full generations and the captures-only
+    /// ones of quiescence and exchange evaluation).
     pub moves_generated: u64,
     pub elapsed: Duration,
     pub principal_variation: Vec<Move>,
@@ -625,13 +628,10 @@ impl Searcher<'_> {
         alpha = alpha.max(stand_pat);
         let (mut moves, mut ordered) = self.lists(ply);
         moves.clear();
-        position.generate_moves(self.options, &mut moves);
+        // Captures only (a side without any capture stands pat; whether it has a legal move at
+        // all is not looked at here, as in `ab:<depth>`'s quiescence).
+        position.generate_captures(self.options, &mut moves);
         self.moves_generated += moves.len() as u64;
-        if moves.is_empty() {
-            self.give_back(ply, moves, ordered);
-            return no_moves(self.options, ply);
-        }
-        moves.retain(Move::is_capture);
         self.ordering
             .order(position, &moves, None, ply, &mut ordered);
         let mut best = stand_pat;

@@ -6,6 +6,7 @@
 //! Paths are enumerated in ascending landing-point order, so the first path met for an effect is
 //! the canonical (shortlex) one.
 
+mod captures;
 mod lion;
 mod orthogonal_chains;
 mod priests;
@@ -23,13 +24,27 @@ const TRIG_RULE1: u8 = 1;
 const TRIG_RULE2: u8 = 2;
 const TRIG_FW: u8 = 4;
 
+pub(crate) use captures::generate_captures;
+
 /// Appends every legal move of the side to move to `out`.
 pub(crate) fn generate(pos: &Position, opts: &RulesOptions, out: &mut Vec<Move>) {
+    generate_filtered(pos, opts, out, false);
+}
+
+/// Appends the legal moves of the side to move, or with `captures_only` only those that remove
+/// an enemy piece ([`Move::is_capture`]; see [`captures`]).
+fn generate_filtered(
+    pos: &Position,
+    opts: &RulesOptions,
+    out: &mut Vec<Move>,
+    captures_only: bool,
+) {
     let us = pos.side;
     if !pos.survives(us, opts) || !pos.survives(us.opposite(), opts) {
         return; // §14.2
     }
     let mut gen = Gen::new(pos, opts, out);
+    gen.captures_only = captures_only;
     let frozen = pos.immobilized_set(us, opts.net_scope);
     for o in pos.occupied(us) {
         if frozen[o / 64] & (1u64 << (o % 64)) != 0 {
@@ -62,6 +77,8 @@ struct Gen<'a> {
     enemy_fog: bool,
     seen: [u32; CELLS],
     stamp: u32,
+    /// Emit only moves that remove an enemy piece ([`captures`]).
+    captures_only: bool,
 }
 
 #[inline]
@@ -84,6 +101,7 @@ impl<'a> Gen<'a> {
             enemy_fog: pos.count(us.opposite(), PieceKind::FiveLiFog) > 0,
             seen: [0; CELLS],
             stamp: 0,
+            captures_only: false,
         }
     }
 
@@ -186,6 +204,9 @@ impl<'a> Gen<'a> {
     /// Pushes the move (with its promotion variants, §8.2/§8.4).
     #[inline(always)]
     fn push(&mut self, m: &Mover, legs: &[usize], cap_mask: u8, shots: &[usize], trig: u8) {
+        if self.captures_only && cap_mask == 0 && shots.is_empty() {
+            return;
+        }
         let dest = legs.last().copied().unwrap_or(m.o);
         let (promotion, also_decline) = self.promotion_for(m, dest, trig);
         let mv = if legs.len() == 1 && shots.is_empty() {
@@ -272,7 +293,9 @@ impl<'a> Gen<'a> {
                     if lion {
                         self.seen[t as usize] = self.stamp;
                     }
-                    self.emit_single(&m, km, t as usize, false, 0);
+                    if !self.captures_only || self.may_shoot_after_moving(km) {
+                        self.emit_single(&m, km, t as usize, false, 0);
+                    }
                     continue;
                 }
                 if self.is_enemy(cell) && self.displaceable(&m, cell) {
@@ -295,11 +318,20 @@ impl<'a> Gen<'a> {
     fn single(&mut self, m: &Mover, km: &KindMoves, t: usize) {
         let cell = self.cell(t);
         if cell == EMPTY {
-            self.emit_single(m, km, t, false, 0);
+            if !self.captures_only || self.may_shoot_after_moving(km) {
+                self.emit_single(m, km, t, false, 0);
+            }
         } else if self.is_enemy(cell) && self.displaceable(m, cell) {
             let trig = self.trigger(cell);
             self.emit_single(m, km, t, true, trig);
         }
+    }
+
+    /// Whether a one-leg move of a piece of `km` to an empty point may be followed by shots
+    /// (so that a captures-only generation must still walk there).
+    #[inline]
+    fn may_shoot_after_moving(&self, km: &KindMoves) -> bool {
+        km.shot != Shot::None && self.opts.shoot_mode != ShootMode::StationaryOnly
     }
 
     /// A one-leg move to `t`, followed by the optional shots of a shooter (§4.7.2).
