@@ -20,8 +20,8 @@ use koshogi_run_store::ladder_csv::read_ladder_csv;
 use serde_json::{json, Value};
 
 use crate::app::App;
-use crate::request::ApiResponse;
 use crate::error::ApiError;
+use crate::request::ApiResponse;
 
 /// Where the page finds the picture of progress.
 pub const PICTURE_ROUTE: &str = "/api/training/elo.svg";

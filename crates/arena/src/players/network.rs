@@ -363,5 +363,5 @@ impl Player<Game> for MctsPlayer {
 
 /// A call's time in seconds, if long enough to measure a throughput by.
 fn measured(elapsed: Duration) -> Option<f64> {
-    (elapsed >= Duration::from_millis(1)).then(|| elapsed.as_secs_f64())
+    (elapsed >= Duration::from_millis(1)).then_some(elapsed.as_secs_f64())
 }
