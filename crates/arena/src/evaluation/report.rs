@@ -362,7 +362,7 @@ mod tests {
     #[test]
     fn a_row_has_every_column_rounded_as_documented() {
         let e = evaluation();
-        // The README's run: +54 =42 −4 is 75.0 % ± 5.6 %, Elo +190.8 ± 52.2.
+        // Run R3 of docs/results.md: +54 =42 −4 is 75.0 % ± 5.6 %, Elo +190.8 ± 52.2.
         assert_eq!(
             row_cells(&e.rows[0]),
             [

@@ -1,8 +1,8 @@
 //! `koshogi eval`: one fixed evaluation of a checkpoint of a training run, that anyone can rerun
 //! and compare with another run's.
 //!
-//! Why: `koshogi arena` answers any question one match at a time, and the README's figures were
-//! each a hand-typed command. A run's progress should be read off one table made the same way
+//! Why: `koshogi arena` answers any question one match at a time, and hand-typed matches are
+//! hard to compare between runs. A run's progress should be read off one table made the same way
 //! every time: the checkpoint (the run's last by default) against the run's first checkpoint
 //! (normally the random-initialised step 0) and against fixed opponents (`greedy` by default, and
 //! any arena player spec, e.g. `ab:2`), each once as the raw policy (`policy:`) and once with
