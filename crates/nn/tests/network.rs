@@ -333,10 +333,14 @@ fn a_few_training_steps_lower_the_loss_on_a_fixed_batch() {
         last_entropy < first_entropy,
         "entropy {first_entropy} -> {last_entropy}"
     );
+    // Accuracy over 12 samples moves in steps of 1/12: it may lose one sample while the value
+    // loss (asserted below) falls, and the torch seed is shared with tests running beside this
+    // one, so the starting weights differ from run to run.
     let accuracy = last_losses.value_accuracy.double_value(&[]);
+    let first_accuracy = first_losses.value_accuracy.double_value(&[]);
     assert!(
-        (0.0..=1.0).contains(&accuracy)
-            && accuracy >= first_losses.value_accuracy.double_value(&[])
+        (0.0..=1.0).contains(&accuracy) && accuracy + 1.0 / 12.0 + 1e-9 >= first_accuracy,
+        "value accuracy {first_accuracy} -> {accuracy}"
     );
     assert!(first.iter().all(|v| v.is_finite()) && last.iter().all(|v| v.is_finite()));
     assert!(
