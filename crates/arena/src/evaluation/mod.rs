@@ -14,6 +14,6 @@ mod run;
 
 pub use move_stats::{classify_move, CountingPlayer, MoveClass, MoveStats};
 pub use run::{
-    eval_dir, plan_evaluation, run_evaluation, EqualTime, EvalConditions, EvalError, EvalObserver,
-    EvalPlan, EvalRow, EvalSettings, Evaluation, Role, RowPlan, Section,
+    plan_evaluation, run_evaluation, EqualTime, EvalConditions, EvalError, EvalObserver, EvalPlan,
+    EvalRow, EvalSettings, Evaluation, Role, RowPlan, Section,
 };

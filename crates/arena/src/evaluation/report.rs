@@ -11,7 +11,9 @@ use std::path::{Path, PathBuf};
 
 use koshogi_files::atomic::write_atomic;
 
-use super::{eval_dir, EvalConditions, EvalRow, Evaluation, Section};
+use koshogi_run_store::layout::RunLayout;
+
+use super::{EvalConditions, EvalRow, Evaluation, Section};
 use crate::statistics::{format_elo, Z_95};
 
 /// The table's columns, in order.
@@ -265,7 +267,7 @@ impl Evaluation {
 
     /// `<run>/eval/eval-<checkpoint>.md` and `.json`.
     pub fn file_paths(&self) -> (PathBuf, PathBuf) {
-        let dir = eval_dir(&self.run_dir);
+        let dir = RunLayout::new(&self.run_dir).eval_dir();
         let stem = format!("eval-{}", self.checkpoint);
         (
             dir.join(format!("{stem}.md")),

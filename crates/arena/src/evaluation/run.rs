@@ -34,7 +34,6 @@ use koshogi_run_store::local_checkpoints::{
 };
 
 use super::move_stats::{CountingPlayer, MoveStats};
-use crate::ladder::LadderPaths;
 use crate::matches::{
     new_game, run_match, EndingCounts, GameSummary, MatchError, MatchObserver, MatchReport,
     MatchSettings, Renamed,
@@ -45,6 +44,7 @@ use crate::players::{
 };
 use crate::statistics::{EloEstimate, WinDrawLoss};
 use koshogi_baselines::classic::ClassicSpec;
+use koshogi_run_store::layout::RunLayout;
 
 /// What to evaluate and how (the CLI's options).
 #[derive(Clone, Debug)]
@@ -382,6 +382,7 @@ fn adjudicated_rows(
         let player = kind.player(checkpoint, plain);
         let first = baseline.map(|b| kind.player(b, plain));
         let is_search = matches!(kind, Kind::Mcts(_));
+        let value_only_player = kind.player(checkpoint, value_only);
         if let Some(first) = &first {
             out.push(Role::Checkpoint, player.clone(), first.clone());
         }
@@ -389,7 +390,7 @@ fn adjudicated_rows(
             out.push(Role::Checkpoint, player.clone(), no_network(sims, plain));
             out.push(
                 Role::ValueOnly,
-                kind.player(checkpoint, value_only),
+                value_only_player.clone(),
                 no_network(sims, plain),
             );
         }
@@ -406,11 +407,7 @@ fn adjudicated_rows(
                 out.push(Role::FirstCheckpoint, first.clone(), opponent.clone());
             }
             if is_search {
-                out.push(
-                    Role::ValueOnly,
-                    kind.player(checkpoint, value_only),
-                    opponent.clone(),
-                );
+                out.push(Role::ValueOnly, value_only_player.clone(), opponent.clone());
             }
         }
     }
@@ -453,7 +450,7 @@ pub fn plan_evaluation(run_dir: &Path, settings: &EvalSettings) -> Result<EvalPl
     if !run_dir.is_dir() {
         return Err(EvalError::NoRunDir(run_dir.to_path_buf()));
     }
-    let checkpoints_dir = LadderPaths::new(run_dir).checkpoints_dir();
+    let checkpoints_dir = RunLayout::new(run_dir).checkpoints_dir();
     if !checkpoints_dir.is_dir() {
         return Err(EvalError::NoCheckpoints(checkpoints_dir));
     }
@@ -619,11 +616,6 @@ pub fn run_evaluation(
     })
 }
 
-/// `<run>/eval/`, where the tables (and kept records) go.
-pub fn eval_dir(run_dir: &Path) -> PathBuf {
-    koshogi_run_store::layout::RunLayout::new(run_dir).eval_dir()
-}
-
 /// `<run>/eval/<checkpoint>-games/NN-<player>_vs_<opponent>/` (names made file-safe).
 fn records_dir(plan: &EvalPlan, index: usize, row: &RowPlan) -> PathBuf {
     let safe = |s: &str| -> String {
@@ -637,7 +629,8 @@ fn records_dir(plan: &EvalPlan, index: usize, row: &RowPlan) -> PathBuf {
             })
             .collect()
     };
-    eval_dir(&plan.run_dir)
+    RunLayout::new(&plan.run_dir)
+        .eval_dir()
         .join(format!("{}-games", plan.checkpoint.name()))
         .join(format!(
             "{index:02}-{}_vs_{}",

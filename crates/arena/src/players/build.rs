@@ -76,7 +76,7 @@ pub fn build_player(
                 MctsPlayer::evaluation_config_with(*simulations, settings.forced_candidates);
             let player = MctsPlayer::with_thread(eval, config, spec.to_string())
                 .with_avoid_repetition(options.avoid_repetition)
-                .with_movetime(settings.movetime());
+                .with_movetime(settings.movetime(), settings.forced_candidates);
             BuiltPlayer {
                 player: Box::new(player),
                 rules_options: None,
@@ -113,7 +113,7 @@ pub fn build_player(
             )
             .map_err(|e| load_error(e.to_string()))?
             .with_avoid_repetition(options.avoid_repetition)
-            .with_movetime(settings.movetime());
+            .with_movetime(settings.movetime(), settings.forced_candidates);
             BuiltPlayer {
                 player: Box::new(player),
                 rules_options: Some(card_rules_options(&card)),

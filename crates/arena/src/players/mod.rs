@@ -30,5 +30,5 @@ pub use koshogi_baselines::BaselineSpec;
 pub use network::{
     card_rules_options, resolve_card, CheckpointPathError, MctsPlayer, PolicyPlayer,
 };
-pub use search_settings::{SearchSettings, SearchSettingsError, MAX_MOVETIME_MS};
+pub use search_settings::{SearchSettings, SearchSettingsError};
 pub use spec::{split_player_list, PlayerSpec, PlayerSpecError};

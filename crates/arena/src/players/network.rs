@@ -148,6 +148,9 @@ pub struct MctsPlayer {
 #[derive(Clone, Copy, Debug)]
 struct MoveTiming {
     movetime: Duration,
+    /// Whether each move's re-sized configuration keeps the forced root candidates and the
+    /// capture-first replies ([`MctsPlayer::evaluation_config_with`]).
+    forced_candidates: bool,
     /// Simulations per second over all searches of a call (a running mean); `None` before
     /// the first move, which searches the configured count.
     throughput: Option<f64>,
@@ -214,10 +217,12 @@ impl MctsPlayer {
     }
 
     /// Search each move for `movetime` (see the module's header); `None` = the configured
-    /// simulations. The configured count sizes the first timed move.
-    pub fn with_movetime(mut self, movetime: Option<Duration>) -> Self {
+    /// simulations. The configured count sizes the first timed move; the later ones are
+    /// configured by [`MctsPlayer::evaluation_config_with`] with `forced_candidates`.
+    pub fn with_movetime(mut self, movetime: Option<Duration>, forced_candidates: bool) -> Self {
         self.timing = movetime.map(|movetime| MoveTiming {
             movetime,
+            forced_candidates,
             throughput: None,
         });
         self
@@ -259,9 +264,9 @@ impl MctsPlayer {
     }
 
     /// The configuration of one timed call of `searches` searches: the simulations the measured
-    /// throughput allows in the time (Gumbel's candidates re-sized for them, its forced ones
-    /// kept as configured), room in the tree for them, and a few leaves per tree in flight so
-    /// that a handful of games still fills the network's batches.
+    /// throughput allows in the time (Gumbel's candidates re-sized for them), room in the tree
+    /// for them, and a few leaves per tree in flight so that a handful of games still fills
+    /// the network's batches.
     fn timed_config(&self, timing: &MoveTiming, searches: usize) -> SearchConfig {
         let simulations = match timing.throughput {
             None => self.config.simulations,
@@ -271,10 +276,7 @@ impl MctsPlayer {
                 (planned as u32).clamp(MIN_TIMED_SIMULATIONS, koshogi_mcts::MAX_SIMULATIONS)
             }
         };
-        let forced = self.config.gumbel.capture_candidates > 0
-            || self.config.gumbel.evasion_candidates > 0
-            || self.config.gumbel.capture_first_reply;
-        let mut config = Self::evaluation_config_with(simulations, forced);
+        let mut config = Self::evaluation_config_with(simulations, timing.forced_candidates);
         config.max_nodes = TIMED_MAX_NODES;
         config.max_edges = TIMED_MAX_EDGES;
         config.leaves_per_tree = (TIMED_LEAVES_PER_CALL / searches.max(1) as u32).clamp(1, 8);

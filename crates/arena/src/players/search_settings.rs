@@ -15,8 +15,7 @@
 use std::fmt;
 use std::time::Duration;
 
-/// Largest `movetime` accepted: one hour (as `classic@movetime`).
-pub const MAX_MOVETIME_MS: u64 = 3_600_000;
+use koshogi_baselines::classic::parse_movetime_ms;
 
 /// A search player's settings, as named (the defaults name nothing).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -102,10 +101,7 @@ impl SearchSettings {
             seen.push(key);
             match key {
                 "movetime" => {
-                    let ms = value
-                        .parse::<u64>()
-                        .ok()
-                        .filter(|ms| (1..=MAX_MOVETIME_MS).contains(ms))
+                    let ms = parse_movetime_ms(value)
                         .ok_or_else(|| bad("milliseconds from 1 to 3600000"))?;
                     settings.movetime_ms = Some(ms);
                 }

@@ -34,7 +34,7 @@ pub use search::{
     win_distance, ClassicConfig, ClassicEngine, ClassicLimits, ClassicResult, IterationInfo,
     StopCheck,
 };
-pub use spec::{ClassicSpec, ClassicSpecError};
+pub use spec::{parse_movetime_ms, ClassicSpec, ClassicSpecError, MAX_MOVETIME_MS};
 
 use koshogi_rules::{Game, Move};
 use rand::Rng;

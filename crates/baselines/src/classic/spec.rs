@@ -26,6 +26,16 @@ pub const MAX_MOVETIME_MS: u64 = 3_600_000;
 /// Largest `hash` accepted, in MiB.
 pub const MAX_HASH_MIB: u32 = 4096;
 
+/// A `movetime=MS` value: whole milliseconds from 1 to [`MAX_MOVETIME_MS`]. Every player that
+/// thinks by time reads it this way (`classic@movetime`, the arena's search players), so that
+/// equal time means the same bounds on both sides.
+pub fn parse_movetime_ms(value: &str) -> Option<u64> {
+    value
+        .parse::<u64>()
+        .ok()
+        .filter(|ms| (1..=MAX_MOVETIME_MS).contains(ms))
+}
+
 /// A `classic` player's settings, as named.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ClassicSpec {
@@ -96,10 +106,7 @@ impl ClassicSpec {
             match key {
                 "movetime" => {
                     spec.movetime_ms = Some(
-                        value
-                            .parse::<u64>()
-                            .ok()
-                            .filter(|ms| (1..=MAX_MOVETIME_MS).contains(ms))
+                        parse_movetime_ms(value)
                             .ok_or_else(|| bad("milliseconds from 1 to 3600000"))?,
                     )
                 }

@@ -9,11 +9,12 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 
 use koshogi_arena::evaluation::{
-    eval_dir, plan_evaluation, run_evaluation, EqualTime, EvalObserver, EvalRow, EvalSettings,
-    RowPlan,
+    plan_evaluation, run_evaluation, EqualTime, EvalObserver, EvalRow, EvalSettings, RowPlan,
 };
 use koshogi_arena::players::{split_player_list, PlayerOptions};
 use koshogi_arena::{GameSummary, MatchReport, MatchSettings, PlayerSpec};
+use koshogi_baselines::classic::MAX_MOVETIME_MS;
+use koshogi_run_store::layout::RunLayout;
 
 use super::arena::{network_runtime, progress_bar, progress_message};
 
@@ -70,7 +71,7 @@ pub struct EvalArgs {
     /// Add an equal-time table: the search player (and the network-free control) with MS
     /// milliseconds per move against --movetime-opponent with the same time; 0 = none.
     #[arg(long, default_value_t = 0, value_name = "MS",
-          value_parser = clap::value_parser!(u64).range(0..=3_600_000))]
+          value_parser = clap::value_parser!(u64).range(0..=MAX_MOVETIME_MS))]
     pub movetime: u64,
     /// Games of each equal-time row.
     #[arg(long, default_value_t = 20)]
@@ -219,7 +220,7 @@ pub fn run(args: EvalArgs) -> Result<()> {
     print!("{}", evaluation.markdown());
     let (markdown, json) = evaluation
         .write()
-        .with_context(|| format!("writing {}", eval_dir(&args.run).display()))?;
+        .with_context(|| format!("writing {}", RunLayout::new(&args.run).eval_dir().display()))?;
     println!("\nwritten: {} and {}", markdown.display(), json.display());
     Ok(())
 }
