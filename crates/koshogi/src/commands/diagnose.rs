@@ -15,10 +15,10 @@ use std::path::PathBuf;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use koshogi_nn::{EvalPosition, FeatureInput, InferenceModel, RuntimeConfig};
+use koshogi_replay::targets::{material_outlook, mover_balances};
 use koshogi_replay::{decode_position, list_shards, Shard, ShardArrays};
 use koshogi_rules::{Move, RulesOptions};
 use koshogi_run_store::layout::RunLayout;
-use koshogi_train::material_outlook::{material_outlook, mover_balances};
 
 use crate::run_config::RunConfig;
 
