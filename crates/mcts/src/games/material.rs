@@ -85,7 +85,7 @@ mod tests {
     #[test]
     fn blending_moves_the_value_towards_material_by_the_weight() {
         let (ahead, _) = start_without_a_white_piece();
-        let material = MaterialEvaluator::default();
+        let material = MaterialEvaluator;
         let heuristic = material.value(&ahead).scalar();
         assert!(heuristic > 0.0);
         let game = Game::from_position(ahead, koshogi_rules::RulesOptions::default());
