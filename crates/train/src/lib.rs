@@ -7,10 +7,13 @@
 //! * [`optimizer`] / [`lr_schedule`]: SGD-momentum and AdamW whose state is saved, so resume is
 //!   exact (tch's own optimisers cannot save theirs);
 //! * [`checkpoint_manager`]: atomic checkpoints and the keep policy;
-//! * [`config`]: the `[train]` section of a run configuration.
+//! * [`config`]: the `[train]` section of a run configuration;
+//! * [`diagnosis`]: what a run's shards teach and what a checkpoint makes of them
+//!   (`koshogi diagnose`).
 
 pub mod checkpoint_manager;
 pub mod config;
+pub mod diagnosis;
 pub mod lr_schedule;
 pub mod optimizer;
 pub mod prefetch;
