@@ -13,7 +13,7 @@
 //!   igui, shots) with stand-pat, at most [`QUIESCENCE_PLIES`] plies deep, so that the last
 //!   capture of a line is not scored before its recapture;
 //! * leaves are scored by the side to move's material balance
-//!   ([`material`](crate::material), greedy's scale), so everything a move does counts
+//!   ([`baseline_balance`], greedy's scale), so everything a move does counts
 //!   as it does for greedy: burning, promotions, the clerk cascade, demotions;
 //! * game end as greedy sees it: a side whose command is destroyed (§10.1) has lost, scored
 //!   `WIN − ply` so that faster wins and slower losses are preferred; both at once per the
@@ -44,11 +44,10 @@
 use rand::seq::SliceRandom;
 use rand::Rng;
 
-use koshogi_rules::piece_values::baseline_piece_value;
+use koshogi_rules::material::{baseline_balance, baseline_piece_value};
 use koshogi_rules::{Game, Move, Position, RulesOptions};
 
 use crate::game_end::{command_verdict, no_moves_verdict, Verdict};
-use crate::material::material_balance;
 
 /// Deepest search `ab:<depth>` accepts: in games depth 4 already runs into the budget on most
 /// moves, and each further ply costs some 30 times more.
@@ -257,7 +256,7 @@ impl<'a> Searcher<'a> {
             return score;
         }
         self.nodes += 1;
-        let stand_pat = material_balance(position, position.side_to_move());
+        let stand_pat = baseline_balance(position, position.side_to_move());
         if stand_pat >= beta || plies_left == 0 || self.moves_generated >= self.move_budget {
             return stand_pat;
         }
@@ -453,7 +452,7 @@ mod tests {
             assert!(captures_on(&ab, "11i"), "{ab}");
             assert_eq!(ab, greedy);
         }
-        let before = material_balance(g.position(), Black);
+        let before = baseline_balance(g.position(), Black);
         let result = search(&g, &SearchLimits::depth(1), &mut rng(0)).unwrap();
         assert!(
             result.score >= before + baseline_piece_value(Drum),
@@ -474,7 +473,7 @@ mod tests {
         let result = search(&g, &SearchLimits::depth(2), &mut rng(0)).unwrap();
         assert_eq!(
             result.score,
-            material_balance(g.position(), Black),
+            baseline_balance(g.position(), Black),
             "{result:?}"
         );
         assert_eq!(result.depth, 2);
@@ -490,7 +489,7 @@ mod tests {
         };
         let result = search(&g, &blind, &mut rng(0)).unwrap();
         assert!(captures_on(&result.best_move, "10i"));
-        let before = material_balance(g.position(), Black);
+        let before = baseline_balance(g.position(), Black);
         let gains = move_gains(&g);
         let greedy_best = gains.iter().map(|&(_, g)| g).fold(f64::MIN, f64::max);
         assert!(greedy_best >= 1.0);

@@ -5,7 +5,7 @@
 //! "capture things"; a one-ply material grabber is the next rung of the ladder, and cheap.
 //!
 //! Each legal move is played on a scratch copy of the position (make/undo) and scored by the
-//! change of the mover's material balance ([`material`](crate::material)), so everything
+//! change of the mover's material balance ([`baseline_balance`])), so everything
 //! the rules do during a move counts: displacement captures, igui, shots, the poison flame's
 //! burning (of either colour), promotions, the clerk cascade and demotions. A move after which
 //! the opponent no longer survives (§10.1) scores +∞, one that destroys the mover's own command
@@ -15,9 +15,8 @@
 
 use rand::Rng;
 
+use koshogi_rules::material::baseline_balance;
 use koshogi_rules::{Game, Move, MutualDestruction};
-
-use crate::material::material_balance;
 
 /// Immediate material gain of every legal move, in generation order.
 pub fn move_gains(game: &Game) -> Vec<(Move, f64)> {
@@ -25,7 +24,7 @@ pub fn move_gains(game: &Game) -> Vec<(Move, f64)> {
     let mut position = game.position().clone();
     let me = position.side_to_move();
     let them = me.opposite();
-    let before = material_balance(&position, me);
+    let before = baseline_balance(&position, me);
     let mut moves = Vec::with_capacity(256);
     position.generate_moves(options, &mut moves);
     let mut gains = Vec::with_capacity(moves.len());
@@ -35,7 +34,7 @@ pub fn move_gains(game: &Game) -> Vec<(Move, f64)> {
             position.survives(me, options),
             position.survives(them, options),
         ) {
-            (true, true) => material_balance(&position, me) - before,
+            (true, true) => baseline_balance(&position, me) - before,
             (true, false) => f64::INFINITY,
             (false, true) => f64::NEG_INFINITY,
             (false, false) => match options.mutual_destruction {
@@ -72,7 +71,7 @@ pub fn greedy_move(game: &Game, rng: &mut impl Rng) -> Option<Move> {
 mod tests {
     use super::*;
     use crate::test_positions::game;
-    use koshogi_rules::piece_values::baseline_piece_value;
+    use koshogi_rules::material::baseline_piece_value;
     use koshogi_rules::{Color, PieceKind};
     use rand::SeedableRng;
 

@@ -1,6 +1,7 @@
 //! koshogi-baselines: the classical Ko shogi players, which need no network — greedy material
 //! ([`greedy`]) and alpha-beta over material with captures searched past the horizon
-//! ([`alphabeta`]), both scored by [`material`] — and the names that select them
+//! ([`alphabeta`]), both scored by the rules crate's baseline material balance
+//! ([`koshogi_rules::material::baseline_balance`]) — and the names that select them
 //! (`random | greedy | ab:<depth> | classic[@…]`, [`BaselineSpec`]).
 //!
 //! Why a crate of its own: two crates play these players. The arena rates networks against
@@ -16,15 +17,16 @@
 //! * [`alphabeta`]: fixed-depth negamax with quiescence and a move budget ([`alphabeta_move`]);
 //! * [`classic`]: the classical engine (iterative deepening, transposition table, positional
 //!   evaluation; [`ClassicSpec`] its settings);
-//! * [`game_end`]: game end as the searches see it (one reading of the rule options);
-//! * [`material`]: the material balance both score with, on the rules crate's baseline scale
-//!   ([`koshogi_rules::piece_values::baseline_piece_value`], the one piece-value table).
+//! * [`game_end`]: game end as the searches see it (one reading of the rule options).
+//!
+//! Piece values and the balance are not here: material has one home, `koshogi_rules::material`
+//! (the baseline scale, [`koshogi_rules::material::baseline_piece_value`], and why it is not the
+//! search's).
 
 pub mod alphabeta;
 pub mod classic;
 pub mod game_end;
 pub mod greedy;
-pub mod material;
 pub mod spec;
 #[cfg(test)]
 pub(crate) mod test_positions;
@@ -32,5 +34,4 @@ pub(crate) mod test_positions;
 pub use alphabeta::{alphabeta_move, SearchLimits, MAX_DEPTH};
 pub use classic::{classic_move, ClassicEngine, ClassicSpec, ClassicSpecError};
 pub use greedy::greedy_move;
-pub use material::material_balance;
 pub use spec::{parse_depth, BaselineSpec, BaselineSpecError};

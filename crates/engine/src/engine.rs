@@ -664,7 +664,7 @@ fn build_evaluator(
     settings: &EngineSettings,
 ) -> Result<EvalThread<Game>, String> {
     match card {
-        None => EvalThread::spawn(|| Ok(MaterialEvaluator::default())),
+        None => EvalThread::spawn(|| Ok(MaterialEvaluator)),
         Some(card) => {
             let card = card.to_path_buf();
             let runtime = settings.runtime;

@@ -22,10 +22,9 @@ use koshogi_nn::move_encoding::{encode_moves, mirror_plane, POLICY_PLANES};
 use koshogi_nn::{LossWeights, MoveLegs, FEATURE_VERSION, INPUT_PLANES, MOVE_ENCODING_VERSION};
 use koshogi_replay::npy::NpyArray;
 use koshogi_replay::npz::{write_npz, NpzError};
+use koshogi_replay::targets::{material_targets, mover_balances, value_target};
 use koshogi_replay::{decode_position, list_shards, Shard, ShardArrays};
 use koshogi_rules::{Move, RulesOptions};
-use koshogi_train::material_outlook::{material_targets, mover_balances};
-use koshogi_train::sampler::value_target;
 use koshogi_train::MaterialHeadTarget;
 use serde::{Deserialize, Serialize};
 

@@ -27,13 +27,12 @@ use koshogi_nn::{
 };
 use koshogi_replay::npy::{Element, NpyArray};
 use koshogi_replay::npz;
+use koshogi_replay::targets::{material_targets, mover_balances, value_target};
 use koshogi_replay::{
     encode_position, read_all_shards, PolicyEntry, PositionRecord, Provenance, ShardDir,
     ShardWriter,
 };
 use koshogi_rules::{Color, Game, Outcome, RulesOptions};
-use koshogi_train::material_outlook::{material_targets, mover_balances};
-use koshogi_train::sampler::value_target;
 use koshogi_train::MaterialHeadTarget;
 use tch::{Device, Kind, Tensor};
 

@@ -73,7 +73,7 @@ fn search_captures_the_last_commanding_piece() {
             win_in_one(),
             config(Algorithm::Puct, 200),
             seed,
-            MaterialEvaluator::default(),
+            MaterialEvaluator,
         );
         assert_eq!(result.chosen_move.destination(), target, "PUCT seed {seed}");
         assert!(result.root_value() > 0.5);
@@ -91,12 +91,7 @@ fn search_captures_the_last_commanding_piece() {
             c_scale: 1.0,
             ..GumbelConfig::default()
         };
-        let (result, _) = search_once(
-            win_in_one(),
-            gumbel.clone(),
-            seed,
-            MaterialEvaluator::default(),
-        );
+        let (result, _) = search_once(win_in_one(), gumbel.clone(), seed, MaterialEvaluator);
         assert_distribution(&result.policy);
         let best = result
             .moves
@@ -109,8 +104,7 @@ fn search_captures_the_last_commanding_piece() {
             result.policy[best]
         );
         gumbel.gumbel.gumbel_scale = 0.0;
-        let (result, search) =
-            search_once(win_in_one(), gumbel, seed, MaterialEvaluator::default());
+        let (result, search) = search_once(win_in_one(), gumbel, seed, MaterialEvaluator);
         assert_eq!(
             result.chosen_move.destination(),
             target,
@@ -163,7 +157,7 @@ fn search_avoids_a_one_move_loss() {
             must_dodge(),
             config(Algorithm::Puct, 800),
             seed,
-            MaterialEvaluator::default(),
+            MaterialEvaluator,
         );
         assert!(
             general_moved_off_file(&result.chosen_move),
@@ -174,7 +168,7 @@ fn search_avoids_a_one_move_loss() {
             must_dodge(),
             config(Algorithm::Gumbel, 256),
             seed,
-            MaterialEvaluator::default(),
+            MaterialEvaluator,
         );
         assert!(
             general_moved_off_file(&result.chosen_move),
@@ -198,7 +192,7 @@ fn start_position_search_with_the_cpu_default_budget() {
         game(Position::startpos()),
         SearchConfig::default(),
         1,
-        MaterialEvaluator::default(),
+        MaterialEvaluator,
     );
     assert_eq!(result.simulations, 16);
     assert_eq!(result.visit_counts.iter().sum::<u32>(), 16);
@@ -225,19 +219,10 @@ fn evaluation_play_always_considers_captures() {
     assert!(moves.len() > 2 * m);
     assert!(!moves[..m].iter().any(|mv| mv.destination() == target));
     for seed in 0..3 {
-        let (result, _) = search_once(
-            win_in_one(),
-            without_quota.clone(),
-            seed,
-            MaterialEvaluator::default(),
-        );
+        let (result, _) = search_once(win_in_one(), without_quota.clone(), seed, MaterialEvaluator);
         assert_ne!(result.chosen_move.destination(), target);
-        let (result, search) = search_once(
-            win_in_one(),
-            evaluation.clone(),
-            seed,
-            MaterialEvaluator::default(),
-        );
+        let (result, search) =
+            search_once(win_in_one(), evaluation.clone(), seed, MaterialEvaluator);
         assert_eq!(result.chosen_move.destination(), target, "seed {seed}");
         assert_visits_add_up(search.tree());
     }
@@ -266,7 +251,7 @@ fn replies_try_the_biggest_capture_first() {
             must_dodge(),
             two_visits_each.clone(),
             seed,
-            MaterialEvaluator::default(),
+            MaterialEvaluator,
         );
         assert!(
             general_moved_off_file(&result.chosen_move),
@@ -274,12 +259,7 @@ fn replies_try_the_biggest_capture_first() {
             result.chosen_move
         );
         assert_visits_add_up(search.tree());
-        let (result, _) = search_once(
-            must_dodge(),
-            prior_order.clone(),
-            seed,
-            MaterialEvaluator::default(),
-        );
+        let (result, _) = search_once(must_dodge(), prior_order.clone(), seed, MaterialEvaluator);
         dodged_without += u32::from(general_moved_off_file(&result.chosen_move));
     }
     assert_eq!(

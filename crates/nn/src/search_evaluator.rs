@@ -9,10 +9,8 @@
 //! intra-op thread count for that thread, and the search threads only ever see the channel.
 
 use crate::{EvalPosition, FeatureInput, InferenceModel, NnError};
-use koshogi_mcts::material::MATERIAL_TEMPERATURE;
-use koshogi_mcts::{
-    EvalError, EvalRequest, EvalThread, Evaluation, Evaluator, MaterialEvaluator, Wdl,
-};
+use koshogi_mcts::{EvalError, EvalRequest, EvalThread, Evaluation, Evaluator, Wdl};
+use koshogi_rules::material::{material_value, search_balance};
 use koshogi_rules::Game;
 
 /// Adapts an [`InferenceModel`] to the search.
@@ -70,7 +68,7 @@ impl Evaluator<Game> for NetworkEvaluator {
                 .map(|(answer, request)| {
                     // A relative head predicts the change; the board's own count is its base.
                     let counted = if relative && utility > 0.0 {
-                        MaterialEvaluator::shared().balance(&request.position.position)
+                        search_balance(&request.position.position)
                     } else {
                         0.0
                     };
@@ -85,8 +83,8 @@ impl Evaluator<Game> for NetworkEvaluator {
 }
 
 /// The value the search uses: the WDL head, mixed with weight `material_utility` with the
-/// material the network predicts, read on the material evaluator's scale
-/// (tanh(material / [`MATERIAL_TEMPERATURE`])), see `ModelConfig::material_utility`. The
+/// material the network predicts, read on the search's material scale
+/// ([`material_value`]: tanh(material / 10)), see `ModelConfig::material_utility`. The
 /// predicted material is `counted_balance` (the mover's balance on the board, for a head that
 /// predicts its change: `ModelConfig::material_relative`; 0 otherwise) plus the head's output.
 pub fn searched_value(
@@ -99,7 +97,7 @@ pub fn searched_value(
         return wdl;
     }
     let predicted = counted_balance + answer.material;
-    let material = Wdl::from_scalar((predicted / MATERIAL_TEMPERATURE).tanh());
+    let material = Wdl::from_scalar(material_value(predicted));
     let u = material_utility.min(1.0);
     wdl.scale(1.0 - u) + material.scale(u)
 }
@@ -125,6 +123,7 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+    use koshogi_rules::material::MATERIAL_TEMPERATURE;
 
     fn answer(wdl: [f32; 3], material: f32) -> crate::Evaluation {
         crate::Evaluation {
@@ -194,7 +193,7 @@ mod tests {
             .find(|(_, p)| p.color == Color::White)
             .unwrap();
         ahead.set_piece(square, None);
-        let counted = MaterialEvaluator::shared().balance(&ahead);
+        let counted = search_balance(&ahead);
         assert!(counted > 0.0);
         let head = MATERIAL_TEMPERATURE * value_with(false, &ahead).atanh();
         let relative = value_with(true, &ahead);

@@ -158,13 +158,6 @@ pub fn decode_position(bytes: &[u8; BOARD_BYTES], ply: u32) -> Result<Position, 
     Ok(position)
 }
 
-/// Auxiliary target `final_material`: `color`'s pieces minus the opponent's pieces.
-pub fn material_balance(position: &Position, color: Color) -> i16 {
-    let own = position.piece_count(color) as i32;
-    let theirs = position.piece_count(color.opposite()) as i32;
-    (own - theirs) as i16
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -189,7 +182,6 @@ mod tests {
         let decoded = decode_position(&bytes, 0).unwrap();
         assert_eq!(decoded.to_ksfen(false), start.to_ksfen(false));
         assert_eq!(decoded.hash(), start.hash());
-        assert_eq!(material_balance(&start, Color::Black), 0);
     }
 
     #[test]

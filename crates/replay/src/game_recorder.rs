@@ -4,9 +4,10 @@
 
 use koshogi_rules::{Outcome, Position};
 
-use crate::board::{encode_position, material_balance};
+use crate::board::encode_position;
 use crate::record::{PolicyEntry, PositionRecord};
 use crate::BOARD_BYTES;
+use koshogi_rules::material::piece_count_balance;
 
 /// What the search produced for one position.
 #[derive(Debug, Clone, PartialEq)]
@@ -84,7 +85,7 @@ impl GameRecorder {
                 search_value: p.search.search_value,
                 game_result: outcome.score_for(p.mover) as i8,
                 moves_left: final_ply.saturating_sub(p.ply),
-                final_material: material_balance(final_position, p.mover),
+                final_material: piece_count_balance(final_position, p.mover),
             })
             .collect()
     }
@@ -130,7 +131,7 @@ mod tests {
         };
         let records = recorder.finish(game.position(), &outcome);
         assert_eq!(records.len(), 9);
-        let final_black_material = material_balance(game.position(), Color::Black);
+        let final_black_material = piece_count_balance(game.position(), Color::Black);
         for (i, r) in records.iter().enumerate() {
             let black_to_move = i % 2 == 0; // Black moves first
             assert_eq!(r.board[crate::board::POINTS], u8::from(!black_to_move));

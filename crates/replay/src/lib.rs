@@ -13,6 +13,9 @@
 //! given shards from elsewhere than a local directory (the trainer) goes through a
 //! [`ShardSource`] ([`LocalShardDir`] locally; [`Shard::from_bytes`] for fetched bytes).
 //!
+//! The training targets derived from shard rows (the value target's mix, the material outlook)
+//! live in [`targets`], shared by the trainer, the exporter and `koshogi diagnose`.
+//!
 //! The crate also owns the workspace's `.npy` and `.npz` formats ([`npy`], [`npz`]), which
 //! koshogi-export uses for its arrays too.
 
@@ -26,10 +29,11 @@ pub mod npz;
 pub mod reader;
 pub mod record;
 pub mod shard_source;
+pub mod targets;
 pub mod writer;
 
 pub use board::{
-    decode_position, encode_position, material_balance, BoardDecodeError, PointCode, BOARD_BYTES,
+    decode_position, encode_position, BoardDecodeError, PointCode, BOARD_BYTES,
     BOARD_ENCODING_VERSION,
 };
 pub use error::{NpyError, RecordError, ShardError};

@@ -23,7 +23,8 @@
 //!   buffer first), `play`, `try_play` (accepts any path with a legal effect), `undo`, `outcome`,
 //!   `repetition_count`, `with_max_plies` (counts moves played in this game).
 //! * [`gives_check`] — §10.3, used for perpetual check.
-//! * [`piece_values`] — what each piece type is worth, on the search's and the baselines' scale.
+//! * [`material`] — what each piece type is worth (on the search's and the baselines' scale),
+//!   the material balance on each scale, and a balance's value (`tanh(balance / 10)`).
 //!
 //! # Tests
 //! Unit tests sit with the code; `tests/` holds the tests against the public API (one file per
@@ -38,6 +39,7 @@ mod game;
 pub mod game_record;
 mod ksfen;
 pub(crate) mod mailbox;
+pub mod material;
 pub(crate) mod movegen;
 mod moves;
 pub mod notation;
@@ -46,7 +48,6 @@ mod outcome;
 pub mod perft;
 mod piece;
 mod piece_kind;
-pub mod piece_values;
 mod play;
 mod position;
 mod square;

@@ -72,8 +72,8 @@ impl CheckpointFollowingEvaluator {
     /// Mixes the material value into the network's with `config`'s weight schedule
     /// (`material_value_weight`, `material_value_until_step`).
     pub fn with_material_bootstrap(mut self, config: &SelfplayConfig) -> Self {
-        self.material = (config.material_value_weight > 0.0)
-            .then(|| (config.clone(), MaterialEvaluator::default()));
+        self.material =
+            (config.material_value_weight > 0.0).then(|| (config.clone(), MaterialEvaluator));
         self
     }
 

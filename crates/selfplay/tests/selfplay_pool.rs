@@ -50,7 +50,7 @@ fn small_config() -> SelfplayConfig {
 fn two_games_produce_consistent_shards_and_records() {
     let dir = tempfile::tempdir().unwrap();
     let ctx = context(dir.path(), 2, small_config());
-    run_pool(&ctx, |_| Ok(MaterialEvaluator::default())).unwrap();
+    run_pool(&ctx, |_| Ok(MaterialEvaluator)).unwrap();
 
     let totals = ctx.stats.snapshot();
     assert_eq!(totals.games, 2);
@@ -139,7 +139,7 @@ fn workers_of_one_pool_number_their_shards_without_gaps_or_repeats() {
         ..small_config()
     };
     let ctx = context(dir.path(), 16, config);
-    run_pool(&ctx, |_| Ok(MaterialEvaluator::default())).unwrap();
+    run_pool(&ctx, |_| Ok(MaterialEvaluator)).unwrap();
     let mut sequences: Vec<u64> = list_shards(&shards_dir(dir.path()))
         .unwrap()
         .iter()
@@ -155,7 +155,7 @@ fn a_stop_request_ends_the_pool_without_new_games() {
     let dir = tempfile::tempdir().unwrap();
     let ctx = context(dir.path(), 1000, small_config());
     ctx.stop.store(true, std::sync::atomic::Ordering::Relaxed);
-    run_pool(&ctx, |_| Ok(MaterialEvaluator::default())).unwrap();
+    run_pool(&ctx, |_| Ok(MaterialEvaluator)).unwrap();
     assert_eq!(ctx.stats.snapshot().games, 0);
 }
 
@@ -174,7 +174,7 @@ fn a_stop_during_play_ends_the_pool_promptly_and_writes_only_whole_games() {
         stop.store(true, std::sync::atomic::Ordering::Relaxed);
     });
     let started = std::time::Instant::now();
-    run_pool(&ctx, |_| Ok(MaterialEvaluator::default())).unwrap();
+    run_pool(&ctx, |_| Ok(MaterialEvaluator)).unwrap();
     stopper.join().unwrap();
     // A budget of 1,000 games would take many minutes: the pool returned because of the stop.
     // Whatever reached the shards is whole games (unfinished ones are dropped).
@@ -203,7 +203,7 @@ fn invalid_settings_are_rejected_with_the_field_name() {
         ..small_config()
     };
     let ctx = context(dir.path(), 1, config);
-    let err = run_pool(&ctx, |_| Ok(MaterialEvaluator::default())).unwrap_err();
+    let err = run_pool(&ctx, |_| Ok(MaterialEvaluator)).unwrap_err();
     assert!(err.to_string().contains("full_search_probability"), "{err}");
 }
 
@@ -222,7 +222,7 @@ fn with_material_adjudication_capped_games_go_to_the_side_ahead_in_records_and_t
         ..small_config()
     };
     let ctx = context(dir.path(), 4, config);
-    run_pool(&ctx, |_| Ok(MaterialEvaluator::default())).unwrap();
+    run_pool(&ctx, |_| Ok(MaterialEvaluator)).unwrap();
     let totals = ctx.stats.snapshot();
     assert_eq!(totals.games, 4);
 
@@ -290,7 +290,7 @@ fn games_against_alpha_beta_name_it_in_records_and_totals() {
         ..small_config()
     };
     let ctx = context(dir.path(), 2, config);
-    run_pool(&ctx, |_| Ok(MaterialEvaluator::default())).unwrap();
+    run_pool(&ctx, |_| Ok(MaterialEvaluator)).unwrap();
     let totals = ctx.stats.snapshot();
     assert_eq!(totals.opponent_games, 2);
     assert_eq!(totals.opponent, Some(FixedOpponent::AlphaBeta { depth: 1 }));
@@ -329,7 +329,7 @@ fn the_opponent_schedule_picks_the_opponent_of_the_checkpoint_playing() {
     // The worker's evaluator plays checkpoint 400: every game meets the stage's opponent.
     let ctx = context(dir.path(), 2, config);
     ctx.model.publish_step(0, 400);
-    run_pool(&ctx, |_| Ok(MaterialEvaluator::default())).unwrap();
+    run_pool(&ctx, |_| Ok(MaterialEvaluator)).unwrap();
     let totals = ctx.stats.snapshot();
     assert_eq!(totals.opponent_games, 2);
     assert_eq!(totals.opponent, Some(FixedOpponent::AlphaBeta { depth: 1 }));
@@ -351,7 +351,7 @@ fn games_against_greedy_record_only_the_networks_positions() {
         ..small_config()
     };
     let ctx = context(dir.path(), 4, config);
-    run_pool(&ctx, |_| Ok(MaterialEvaluator::default())).unwrap();
+    run_pool(&ctx, |_| Ok(MaterialEvaluator)).unwrap();
     let totals = ctx.stats.snapshot();
     assert_eq!(totals.games, 4);
     assert_eq!(totals.opponent_games, 4);

@@ -55,7 +55,7 @@ pub struct TrainConfig {
     /// Weight of the root search value in the value target (0 = the game result alone).
     pub search_value_weight: f64,
     /// Weight of the material outlook in the value target: what the material balance became
-    /// `material_outlook_plies` plies later (0 = none; see `material_outlook.rs`).
+    /// `material_outlook_plies` plies later (0 = none; see `koshogi_replay::targets::material_outlook`).
     pub material_outlook_weight: f64,
     /// How many plies ahead the material outlook looks.
     pub material_outlook_plies: u32,
@@ -84,7 +84,7 @@ pub struct TrainConfig {
 #[serde(rename_all = "lowercase")]
 pub enum MaterialHeadTarget {
     /// The mover's material balance in pawns a few plies on
-    /// ([`crate::material_outlook::material_ahead`]).
+    /// ([`koshogi_replay::targets::material_ahead`]).
     Ahead,
     /// The piece-count balance at the end of the game (as stored in the shards).
     Final,

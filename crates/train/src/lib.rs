@@ -2,16 +2,19 @@
 //!
 //! * [`window`] / [`sampler`]: which positions to train on (KataGo-style growing window, uniform
 //!   sampling, mirror augmentation, a cap on reuse per new position);
-//! * [`material_outlook`]: the short-term material value target;
+//! * the value target's mix and the material outlook it may mix in are the shards' own
+//!   (`koshogi_replay::targets`), shared with the exporter and `koshogi diagnose`;
 //! * [`optimizer`] / [`lr_schedule`]: SGD-momentum and AdamW whose state is saved, so resume is
 //!   exact (tch's own optimisers cannot save theirs);
 //! * [`checkpoint_manager`]: atomic checkpoints and the keep policy;
-//! * [`config`]: the `[train]` section of a run configuration.
+//! * [`config`]: the `[train]` section of a run configuration;
+//! * [`diagnosis`]: what a run's shards teach and what a checkpoint makes of them
+//!   (`koshogi diagnose`).
 
 pub mod checkpoint_manager;
 pub mod config;
+pub mod diagnosis;
 pub mod lr_schedule;
-pub mod material_outlook;
 pub mod optimizer;
 pub mod prefetch;
 pub mod replay_window;

@@ -19,11 +19,11 @@ use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 use std::sync::Arc;
 
+use koshogi_replay::targets::{material_targets, mover_balances};
 use koshogi_replay::{Record, ShardArrays, ShardError, ShardSource};
 use koshogi_rules::RulesOptions;
 use serde::{Deserialize, Serialize};
 
-use crate::material_outlook::{material_targets, mover_balances};
 use crate::window::WindowConfig;
 
 /// A shard as the row numbering knows it.
@@ -45,7 +45,7 @@ pub struct LoadedShard {
     /// feature). Shards keep whole games, so it is recounted from the stored boards.
     pub repetitions: Vec<u32>,
     /// Per row: the mover's material balance in pawns, for the material outlook target
-    /// ([`crate::material_outlook`]).
+    /// ([`koshogi_replay::targets::material_outlook`]).
     pub balances: Vec<f32>,
 }
 
@@ -57,9 +57,9 @@ pub struct WindowRow<'a> {
     pub rules: &'a RulesOptions,
     /// Occurrences of the position in its game so far, itself included.
     pub repetition_count: u32,
-    /// [`crate::material_outlook::material_outlook`] at the requested horizon, in [-1, 1].
+    /// [`koshogi_replay::targets::material_outlook`] at the requested horizon, in [-1, 1].
     pub material_outlook: f32,
-    /// [`crate::material_outlook::material_ahead`] at the same horizon, in pawns.
+    /// [`koshogi_replay::targets::material_ahead`] at the same horizon, in pawns.
     pub material_ahead: f32,
     /// `material_ahead` minus the row's own balance, in pawns.
     pub material_change: f32,

@@ -28,6 +28,7 @@ use serde::{Deserialize, Serialize};
 use crate::config::{MaterialHeadTarget, TrainConfig};
 use crate::replay_window::{KnownShard, Refresh, ReplayWindow, ReplayWindowError, WindowRow};
 use crate::window::WindowConfig;
+use koshogi_replay::targets::value_target;
 use koshogi_replay::{decode_position, BoardDecodeError, ShardSource};
 
 /// What the sampler needs from the run configuration.
@@ -42,7 +43,7 @@ pub struct SamplerConfig {
     /// Weight of the search value in the value target (0 = the game result alone).
     pub search_value_weight: f64,
     /// Weight of the material outlook in the value target (0 = none), see
-    /// [`crate::material_outlook`].
+    /// [`koshogi_replay::targets::material_outlook`].
     pub outlook_weight: f64,
     /// Plies ahead the material outlook looks.
     pub outlook_horizon: u32,
@@ -333,35 +334,6 @@ impl Sampler {
             window_rows: window.end - window.start,
         })))
     }
-}
-
-/// The value target as (win, draw, loss) for the mover: the game result, optionally mixed
-/// with the search value, and that mix optionally mixed with the material outlook
-/// ([`crate::material_outlook`]); a scalar `v` is read as `((1 + v) / 2, 0, (1 − v) / 2)`.
-pub fn value_target(
-    game_result: i8,
-    search_value: f32,
-    search_weight: f64,
-    material_outlook: f32,
-    outlook_weight: f64,
-) -> [f32; 3] {
-    let result = match game_result.signum() {
-        1 => [1.0, 0.0, 0.0],
-        0 => [0.0, 1.0, 0.0],
-        _ => [0.0, 0.0, 1.0],
-    };
-    let with_search = mix_scalar(result, search_value, search_weight as f32);
-    mix_scalar(with_search, material_outlook, outlook_weight as f32)
-}
-
-/// `(1 − weight) · wdl + weight · ((1 + v) / 2, 0, (1 − v) / 2)`.
-fn mix_scalar(wdl: [f32; 3], v: f32, weight: f32) -> [f32; 3] {
-    if weight == 0.0 {
-        return wdl;
-    }
-    let v = v.clamp(-1.0, 1.0);
-    let scalar = [(1.0 + v) / 2.0, 0.0, (1.0 - v) / 2.0];
-    [0, 1, 2].map(|i| (1.0 - weight) * wdl[i] + weight * scalar[i])
 }
 
 fn add_sample(
@@ -658,24 +630,6 @@ mod tests {
             game.play(moves[rng.random_range(0..moves.len())]);
         }
         assert!(checked > 10);
-    }
-
-    #[test]
-    fn value_targets_follow_the_result_and_mix_in_the_search_value() {
-        assert_eq!(value_target(1, -1.0, 0.0, 0.9, 0.0), [1.0, 0.0, 0.0]);
-        assert_eq!(value_target(0, 0.5, 0.0, 0.9, 0.0), [0.0, 1.0, 0.0]);
-        assert_eq!(value_target(-1, 0.5, 0.0, 0.9, 0.0), [0.0, 0.0, 1.0]);
-        // Half result (loss), half search value 0.5 → (0.75, 0, 0.25).
-        assert_eq!(value_target(-1, 0.5, 0.5, 0.9, 0.0), [0.375, 0.0, 0.625]);
-    }
-
-    #[test]
-    fn value_targets_mix_in_the_material_outlook_last() {
-        // A draw, half the material outlook −0.5 → (0.25, 0, 0.75) half: (0.125, 0.5, 0.375).
-        assert_eq!(value_target(0, 0.9, 0.0, -0.5, 0.5), [0.125, 0.5, 0.375]);
-        // Search value and outlook together: result win, search 0 (weight 0.5) → (0.75, 0,
-        // 0.25); then outlook 1 at weight 0.5 → (0.875, 0, 0.125).
-        assert_eq!(value_target(1, 0.0, 0.5, 1.0, 0.5), [0.875, 0.0, 0.125]);
     }
 
     /// Two random games of 400 plies in one shard: long enough to lose material.

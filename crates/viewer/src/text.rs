@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use koshogi_rules::{Position, Square};
+use koshogi_rules::{Color, Game, Position, RulesOptions, Square};
 
 /// The 21 lines of the diagram (file numbers, 19 ranks, file numbers), each ending in `\n`.
 pub fn board_diagram(position: &Position) -> String {
@@ -24,6 +24,51 @@ pub fn board_diagram(position: &Position) -> String {
         let _ = writeln!(s, "  {letter}");
     }
     let _ = writeln!(s, "   {files}");
+    s
+}
+
+/// The whole text `koshogi show` (and `koshogi play` after each move) prints: the
+/// [`board_diagram`], the side to move, the KSFEN, each side's survival (§10.1), lost Taoist
+/// priest (§8.6) and drum (§8.7), the immobilized pieces (§4.9), the number of legal moves
+/// and the outcome of a finished game.
+pub fn position_report(position: &Position, options: &RulesOptions) -> String {
+    let mut s = board_diagram(position);
+    let _ = writeln!(s);
+    let game = Game::from_position(position.clone(), *options);
+    let side = position.side_to_move();
+    let _ = writeln!(s, "side to move: {side} (ply {})", position.ply());
+    let _ = writeln!(s, "ksfen: {}", position.to_ksfen(true));
+    let yes_no = |b: bool| if b { "yes" } else { "no" };
+    for color in Color::ALL {
+        let _ = writeln!(
+            s,
+            "{color}: survives {}, Taoist priest lost {}, drum lost {}",
+            yes_no(position.survives(color, options)),
+            yes_no(position.taoist_priest_lost(color)),
+            yes_no(position.drum_lost(color)),
+        );
+    }
+    let frozen: Vec<String> = position
+        .pieces()
+        .filter(|(sq, _)| position.is_immobilized_with(*sq, options))
+        .map(|(sq, p)| format!("{sq} {}", p.ksfen_token()))
+        .collect();
+    let _ = writeln!(
+        s,
+        "immobilized: {}",
+        if frozen.is_empty() {
+            "none".to_string()
+        } else {
+            frozen.join(", ")
+        }
+    );
+    let _ = writeln!(s, "legal moves: {}", game.legal_moves().len());
+    match game.outcome() {
+        None => {}
+        Some(outcome) => {
+            let _ = writeln!(s, "game over: {outcome:?}");
+        }
+    }
     s
 }
 

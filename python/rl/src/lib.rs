@@ -439,7 +439,7 @@ impl Game {
     /// `color`'s material minus its opponent's on the baselines' scale (general 50, pawn 1).
     fn material_balance(&self, color: &str) -> PyResult<f64> {
         let color = parse_color(color)?;
-        Ok(koshogi_baselines::material_balance(
+        Ok(koshogi_rules::material::baseline_balance(
             self.game.position(),
             color,
         ))

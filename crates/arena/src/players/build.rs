@@ -69,9 +69,8 @@ pub fn build_player(
             simulations,
             settings,
         } => {
-            let eval =
-                koshogi_mcts::EvalThread::spawn(|| Ok(koshogi_mcts::MaterialEvaluator::default()))
-                    .map_err(|e| load_error(e.to_string()))?;
+            let eval = koshogi_mcts::EvalThread::spawn(|| Ok(koshogi_mcts::MaterialEvaluator))
+                .map_err(|e| load_error(e.to_string()))?;
             let config =
                 MctsPlayer::evaluation_config_with(*simulations, settings.forced_candidates);
             let player = MctsPlayer::with_thread(eval, config, spec.to_string())

@@ -23,7 +23,7 @@
 
 use std::sync::OnceLock;
 
-use koshogi_rules::piece_values::baseline_piece_value;
+use koshogi_rules::material::baseline_piece_value;
 use koshogi_rules::{Color, PieceKind, Position, Square};
 
 /// Which terms the evaluation uses.

@@ -17,7 +17,10 @@ use koshogi_arena::players::{build_player, match_rules, PlayerOptions};
 use koshogi_arena::{
     run_match, GameSummary, MatchObserver, MatchReport, MatchSettings, PlayerSpec, SprtSettings,
 };
-use koshogi_nn::{DeviceSpec, RuntimeConfig};
+use koshogi_nn::RuntimeConfig;
+
+use crate::match_progress::{progress_bar, progress_message};
+use crate::network_flags::NetworkPlayerFlags;
 
 const PLAYER_HELP: &str = "\
 Players (--a, --b):
@@ -97,18 +100,8 @@ pub struct ArenaArgs {
     /// Simulations per move for mcts:<ckpt> players without an explicit count.
     #[arg(long, default_value_t = 32)]
     pub sims: u32,
-    /// Let network players repeat positions. By default they take their best move that does
-    /// not recreate an earlier position of the game, so that two deterministic players do not
-    /// end every game in fourfold repetition.
-    #[arg(long)]
-    pub allow_repetition: bool,
-    /// libtorch intra-op threads for network players (0 = libtorch's default). 1 is much
-    /// faster than 2 when other processes keep the cores busy.
-    #[arg(long, default_value_t = 0)]
-    pub threads: i32,
-    /// Device for network players: auto, cpu, cuda or cuda:N.
-    #[arg(long, default_value = "auto")]
-    pub device: String,
+    #[command(flatten)]
+    pub network: NetworkPlayerFlags,
     /// Rate all checkpoints of a training run (`<run>/checkpoints/step-*`) by maximum
     /// likelihood, anchored at the random-initialised network = 0; games are kept in
     /// `<run>/arena/games.csv`, ratings in `<run>/arena/ladder.csv` and TensorBoard.
@@ -141,51 +134,8 @@ impl MatchObserver for Progress {
     }
 }
 
-/// A running match in one line: A's results, Elo so far, the SPRT's state.
-pub(crate) fn progress_message(report: &MatchReport) -> String {
-    let mut message = format!("{} {}", report.player_a, report.wdl);
-    if let Some(elo) = report.elo() {
-        message.push_str(&format!(
-            " Elo {} ± {}",
-            koshogi_arena::statistics::format_elo(elo.elo),
-            koshogi_arena::statistics::format_elo(elo.elo_error_95).trim_start_matches('+')
-        ));
-    }
-    if let Some(sprt) = &report.sprt {
-        message.push_str(&format!(
-            " LLR {:.2} [{:.2}, {:.2}]",
-            sprt.llr, sprt.lower, sprt.upper
-        ));
-    }
-    message
-}
-
-pub(crate) fn progress_bar(len: u64) -> ProgressBar {
-    let bar = crate::progress::add(ProgressBar::new(len));
-    bar.set_style(
-        ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} games {msg}")
-            .expect("valid template")
-            .progress_chars("=> "),
-    );
-    bar
-}
-
-/// The network players' runtime from `--threads` and `--device` (also used by `koshogi eval`).
-pub(crate) fn network_runtime(threads: i32, device: &str) -> Result<RuntimeConfig> {
-    if threads > 0 {
-        koshogi_nn::set_intra_op_threads(threads);
-    }
-    let device: DeviceSpec = device
-        .parse()
-        .map_err(|e| anyhow::anyhow!("--device {device}: {e}"))?;
-    Ok(RuntimeConfig {
-        device,
-        ..RuntimeConfig::default()
-    })
-}
-
 pub fn run(args: ArenaArgs) -> Result<()> {
-    let runtime = network_runtime(args.threads, &args.device)?;
+    let runtime = args.network.runtime()?;
     let sprt = args
         .sprt
         .as_deref()
@@ -239,7 +189,7 @@ fn single_match(args: &ArenaArgs, settings: MatchSettings, runtime: RuntimeConfi
     let options = PlayerOptions {
         runtime,
         default_simulations: args.sims.max(1),
-        avoid_repetition: !args.allow_repetition,
+        avoid_repetition: !args.network.allow_repetition,
     };
     let mut a = build_player(&spec_a, &options).with_context(|| format!("player A ({spec_a})"))?;
     let mut b = build_player(&spec_b, &options).with_context(|| format!("player B ({spec_b})"))?;

@@ -11,7 +11,7 @@ use clap::Args;
 use koshogi_export::ShardEncodeOptions;
 use koshogi_rules::Game;
 
-use super::moves::{parse_position, parse_rules};
+use crate::position_args::{parse_position, parse_rules};
 use crate::run_config::{RunConfig, RUN_CONFIG_FILE};
 
 #[derive(Args, Debug)]

@@ -9,7 +9,7 @@ use clap::Args;
 use koshogi_baselines::ClassicSpec;
 use koshogi_engine::{Engine, EngineSettings, Output, ProtocolOptions};
 
-use super::moves::parse_rules;
+use crate::engine_settings::engine_settings;
 
 #[derive(Args, Debug)]
 pub struct EngineArgs {
@@ -42,32 +42,8 @@ pub struct EngineArgs {
     pub classic: Option<String>,
 }
 
-/// Engine settings from the command line (shared with `koshogi play`).
-pub fn settings(
-    model: Option<&std::path::Path>,
-    simulations: u32,
-    threads: u32,
-    rules: Option<&str>,
-) -> Result<EngineSettings> {
-    let model = match model {
-        Some(path) => {
-            let card = koshogi_engine::resolve_card(path)?;
-            koshogi_nn::checkpoint::read_card(&card)?;
-            Some(card)
-        }
-        None => None,
-    };
-    Ok(EngineSettings {
-        model,
-        simulations: simulations.clamp(1, koshogi_engine::engine::MAX_SIMULATIONS),
-        threads: threads.clamp(1, koshogi_engine::engine::MAX_THREADS),
-        rules: parse_rules(rules)?,
-        ..EngineSettings::default()
-    })
-}
-
 pub fn run(args: EngineArgs) -> Result<()> {
-    let mut settings = settings(
+    let mut settings = engine_settings(
         args.model.as_deref(),
         args.simulations,
         args.threads,

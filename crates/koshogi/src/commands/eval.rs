@@ -16,7 +16,8 @@ use koshogi_arena::{GameSummary, MatchReport, MatchSettings, PlayerSpec};
 use koshogi_baselines::classic::MAX_MOVETIME_MS;
 use koshogi_run_store::layout::RunLayout;
 
-use super::arena::{network_runtime, progress_bar, progress_message};
+use crate::match_progress::{progress_bar, progress_message};
+use crate::network_flags::NetworkPlayerFlags;
 
 const EVAL_HELP: &str = "\
 Rows, each with the policy player (policy:<ckpt>, --games games) and the search player
@@ -98,15 +99,8 @@ pub struct EvalArgs {
     /// Keep every game's record under DIR/eval/step-NNNNNNNNN-games/.
     #[arg(long)]
     pub records: bool,
-    /// Let network players repeat positions (see `koshogi arena --help`).
-    #[arg(long)]
-    pub allow_repetition: bool,
-    /// libtorch intra-op threads for network players (0 = libtorch's default).
-    #[arg(long, default_value_t = 0)]
-    pub threads: i32,
-    /// Device for network players: auto, cpu, cuda or cuda:N.
-    #[arg(long, default_value = "auto")]
-    pub device: String,
+    #[command(flatten)]
+    pub network: NetworkPlayerFlags,
 }
 
 fn parse_step(text: &str) -> Result<u64, String> {
@@ -183,7 +177,7 @@ pub fn run(args: EvalArgs) -> Result<()> {
     if equal_time.is_none() && args.movetime_opponent.is_some() {
         bail!("--movetime-opponent needs --movetime MS");
     }
-    let runtime = network_runtime(args.threads, &args.device)?;
+    let runtime = args.network.runtime()?;
     let settings = EvalSettings {
         checkpoint_step: args.checkpoint,
         policy_games: args.games,
@@ -206,7 +200,7 @@ pub fn run(args: EvalArgs) -> Result<()> {
         player_options: PlayerOptions {
             runtime,
             default_simulations: args.sims,
-            avoid_repetition: !args.allow_repetition,
+            avoid_repetition: !args.network.allow_repetition,
         },
         keep_records: args.records,
     };

@@ -1,4 +1,5 @@
-//! One module per `koshogi` subcommand.
+//! One module per `koshogi` subcommand. A command imports no other command: what two share
+//! lives beside this folder (see the crate's header in `main.rs`).
 
 pub mod arena;
 pub mod bench;

@@ -10,6 +10,8 @@ use clap::Args;
 use koshogi_rules::{Game, Position, RulesOptions};
 use std::io::Write;
 
+use crate::position_args::{parse_position, parse_rules, quiet_on_broken_pipe};
+
 #[derive(Args, Debug)]
 pub struct MovesArgs {
     /// A KSFEN position (`<board> <side> [<move number>]`, quoted or not) or `startpos`.
@@ -71,32 +73,4 @@ fn write_lines(out: &mut impl Write, lines: &[String]) -> std::io::Result<()> {
         writeln!(out, "{line}")?;
     }
     Ok(())
-}
-
-/// A closed pipe (`koshogi moves … | head`) is not an error worth reporting.
-pub fn quiet_on_broken_pipe(result: std::io::Result<()>) -> Result<()> {
-    match result {
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        other => Ok(other?),
-    }
-}
-
-/// Reads a position argument: `startpos`, or a KSFEN given as one argument or as its fields.
-pub fn parse_position(words: &[String]) -> Result<Position> {
-    let text = words.join(" ");
-    let text = text.trim();
-    if text.eq_ignore_ascii_case("startpos") {
-        return Ok(Position::startpos());
-    }
-    Position::from_ksfen(text).with_context(|| format!("invalid position {text:?}"))
-}
-
-/// Reads the optional `--rules` JSON (missing keys keep their KS-default value).
-pub fn parse_rules(json: Option<&str>) -> Result<RulesOptions> {
-    match json {
-        None => Ok(RulesOptions::default()),
-        Some(text) => {
-            serde_json::from_str(text).with_context(|| format!("invalid --rules JSON {text:?}"))
-        }
-    }
 }

@@ -10,7 +10,7 @@ use koshogi_rules::perft::{perft, perft_divide};
 use std::io::Write;
 use std::time::Instant;
 
-use super::moves::{parse_position, parse_rules, quiet_on_broken_pipe};
+use crate::position_args::{parse_position, parse_rules, quiet_on_broken_pipe};
 
 #[derive(Args, Debug)]
 pub struct PerftArgs {

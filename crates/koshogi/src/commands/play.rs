@@ -15,7 +15,7 @@ use koshogi_rules::game_record::termination_text;
 use koshogi_rules::notation::{format_hodges, parse_move};
 use koshogi_rules::{Color, Game, Move};
 
-use super::show::render;
+use koshogi_viewer::position_report;
 
 /// The longest input line read: a move, `moves` or `quit` is a few dozen bytes; a line of
 /// any length was read whole before (a 1.5 GB line took 1.65 GB of memory).
@@ -48,7 +48,7 @@ pub struct PlayArgs {
 }
 
 pub fn run(args: PlayArgs) -> Result<()> {
-    let settings = super::engine::settings(
+    let settings = crate::engine_settings::engine_settings(
         args.model.as_deref(),
         args.simulations,
         args.threads,
@@ -70,7 +70,7 @@ pub fn run(args: PlayArgs) -> Result<()> {
         out,
         "You play {human}. Enter moves in Hodges or canonical notation; 'moves' lists the legal moves, 'quit' stops."
     )?;
-    write!(out, "{}", render(game.position(), &options))?;
+    write!(out, "{}", position_report(game.position(), &options))?;
     let mut replies_seen = 0;
     loop {
         if let Some(outcome) = game.outcome() {
@@ -175,6 +175,6 @@ pub fn run(args: PlayArgs) -> Result<()> {
             )?;
         }
         game.play(mv);
-        write!(out, "{}", render(game.position(), &options))?;
+        write!(out, "{}", position_report(game.position(), &options))?;
     }
 }

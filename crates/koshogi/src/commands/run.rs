@@ -16,11 +16,11 @@ use clap::Args;
 use koshogi_selfplay::SelfplayStats;
 use koshogi_train::Trainer;
 
-use super::selfplay::{play, worker_context, Reporter};
-use super::train::{print_summary, progress_bar};
 use crate::gatekeeper;
 use crate::interrupt::stop_flag_on_interrupt;
 use crate::run_config::{prepare_run_dir, RunConfig};
+use crate::selfplay_role::{play, worker_context, Reporter};
+use crate::train_display::{print_summary, progress_bar};
 
 #[derive(Args)]
 pub struct RunArgs {

@@ -6,12 +6,11 @@
 use anyhow::{Context, Result};
 use clap::Args;
 use koshogi_rules::game_record::GameRecord;
-use koshogi_rules::{Color, Game, Move, Position, RulesOptions};
-use koshogi_viewer::{board_diagram, render_svg, LastMove};
-use std::fmt::Write as _;
+use koshogi_rules::{Move, Position, RulesOptions};
+use koshogi_viewer::{position_report, render_svg, LastMove};
 use std::io::Write as _;
 
-use super::moves::{parse_position, parse_rules, quiet_on_broken_pipe};
+use crate::position_args::{parse_position, parse_rules, quiet_on_broken_pipe};
 
 #[derive(Args, Debug)]
 pub struct ShowArgs {
@@ -46,7 +45,7 @@ pub fn run(args: ShowArgs) -> Result<()> {
         std::fs::write(svg_path, render_svg(&position, last))
             .with_context(|| format!("writing {}", svg_path.display()))?;
     }
-    let text = render(&position, &options);
+    let text = position_report(&position, &options);
     let mut out = std::io::stdout().lock();
     quiet_on_broken_pipe(out.write_all(text.as_bytes()).and_then(|()| out.flush()))
 }
@@ -74,46 +73,4 @@ fn position_in_record(
     let position = game.position().clone();
     let last = game.undo().map(|mv| (game.position().clone(), mv));
     Ok((position, last))
-}
-
-/// The whole text printed by `show`.
-pub fn render(position: &Position, options: &RulesOptions) -> String {
-    let mut s = board_diagram(position);
-    let _ = writeln!(s);
-    let game = Game::from_position(position.clone(), *options);
-    let side = position.side_to_move();
-    let _ = writeln!(s, "side to move: {side} (ply {})", position.ply());
-    let _ = writeln!(s, "ksfen: {}", position.to_ksfen(true));
-    let yes_no = |b: bool| if b { "yes" } else { "no" };
-    for color in Color::ALL {
-        let _ = writeln!(
-            s,
-            "{color}: survives {}, Taoist priest lost {}, drum lost {}",
-            yes_no(position.survives(color, options)),
-            yes_no(position.taoist_priest_lost(color)),
-            yes_no(position.drum_lost(color)),
-        );
-    }
-    let frozen: Vec<String> = position
-        .pieces()
-        .filter(|(sq, _)| position.is_immobilized_with(*sq, options))
-        .map(|(sq, p)| format!("{sq} {}", p.ksfen_token()))
-        .collect();
-    let _ = writeln!(
-        s,
-        "immobilized: {}",
-        if frozen.is_empty() {
-            "none".to_string()
-        } else {
-            frozen.join(", ")
-        }
-    );
-    let _ = writeln!(s, "legal moves: {}", game.legal_moves().len());
-    match game.outcome() {
-        None => {}
-        Some(outcome) => {
-            let _ = writeln!(s, "game over: {outcome:?}");
-        }
-    }
-    s
 }

@@ -8,8 +8,8 @@
 //! network would see identically.
 
 use crate::game::{SearchGame, Terminal};
-use crate::material::MaterialEvaluator;
 use crate::threats::Threats;
+use koshogi_rules::material::search_piece_value;
 use koshogi_rules::{Game, Move, Outcome, Position, RulesOptions};
 
 /// What an evaluator needs of a Ko shogi position.
@@ -47,13 +47,12 @@ impl SearchGame for Game {
         if !mv.is_capture() {
             return 0.0;
         }
-        let material = MaterialEvaluator::shared();
         let position = self.position();
         let value: f32 = mv
             .removed_points()
             .into_iter()
             .filter_map(|sq| position.piece_at(sq))
-            .map(|piece| material.piece_value(piece.kind))
+            .map(|piece| search_piece_value(piece.kind))
             .sum();
         value.max(f32::MIN_POSITIVE)
     }

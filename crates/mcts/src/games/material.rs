@@ -1,68 +1,26 @@
 //! The cheap deterministic Ko shogi evaluator: uniform priors and a material value.
 //!
 //! Serves tests (search behaviour that does not depend on a trained network) and as the
-//! weakest baseline opponent. The value is tanh(material balance / [`MATERIAL_TEMPERATURE`])
-//! for the side to move, as a WDL without draw mass.
-//!
-//! Piece values (in pawns) are the rules crate's search scale
-//! ([`koshogi_rules::piece_values::search_piece_value`]).
+//! weakest baseline opponent. The value is the rules crate's material value of the search-scale
+//! balance for the side to move (`tanh(balance / 10)`,
+//! [`koshogi_rules::material::material_value`]), as a WDL without draw mass. Piece values,
+//! balances and their squashing live in `koshogi_rules::material`; this file only makes them an
+//! [`Evaluator`] and a bootstrap blend.
 
 use crate::evaluator::{EvalError, EvalRequest, Evaluation, Evaluator};
 use crate::koshogi::KoshogiPosition;
 use crate::wdl::Wdl;
-use koshogi_rules::piece_values::search_piece_value;
-use koshogi_rules::{Color, Game, PieceKind, Position};
-
-/// Material balance (in pawns) that maps to a value of tanh(1) ~ 0.76. Ten pawns: a chariot
-/// (5) is then worth 0.46 of the value range and a pawn 0.1, enough for the search's
-/// completed-Q term to outweigh the prior's preferences among the few moves it compares
-/// (at 20, a chariot was 0.24 and a network's half share of it a 1-2 nat nudge).
-pub const MATERIAL_TEMPERATURE: f32 = 10.0;
+use koshogi_rules::material::{material_value, search_balance};
+use koshogi_rules::{Game, Position};
 
 /// Uniform priors, material value.
-#[derive(Clone, Debug)]
-pub struct MaterialEvaluator {
-    /// Value per `PieceKind::index()`.
-    values: [f32; PieceKind::COUNT],
-}
-
-impl Default for MaterialEvaluator {
-    fn default() -> Self {
-        let mut values = [0.0; PieceKind::COUNT];
-        for kind in PieceKind::ALL {
-            values[kind.index()] = search_piece_value(kind);
-        }
-        MaterialEvaluator { values }
-    }
-}
+#[derive(Clone, Debug, Default)]
+pub struct MaterialEvaluator;
 
 impl MaterialEvaluator {
-    /// One table for everyone who only reads it (built once).
-    pub fn shared() -> &'static MaterialEvaluator {
-        static SHARED: std::sync::OnceLock<MaterialEvaluator> = std::sync::OnceLock::new();
-        SHARED.get_or_init(MaterialEvaluator::default)
-    }
-
-    /// The value of one piece of `kind`, in pawns.
-    pub fn piece_value(&self, kind: PieceKind) -> f32 {
-        self.values[kind.index()]
-    }
-
-    /// Material of the side to move minus the opponent's, in pawns.
-    pub fn balance(&self, position: &Position) -> f32 {
-        let us = position.side_to_move();
-        let side = |color: Color| -> f32 {
-            PieceKind::ALL
-                .iter()
-                .map(|&k| position.count(color, k) as f32 * self.values[k.index()])
-                .sum()
-        };
-        side(us) - side(us.opposite())
-    }
-
     /// The value of `position` for the side to move.
     pub fn value(&self, position: &Position) -> Wdl {
-        Wdl::from_scalar((self.balance(position) / MATERIAL_TEMPERATURE).tanh())
+        Wdl::from_scalar(material_value(search_balance(position)))
     }
 }
 
@@ -109,6 +67,8 @@ pub fn blend_material_value(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use koshogi_rules::material::{search_piece_value, MATERIAL_TEMPERATURE};
+    use koshogi_rules::{Color, PieceKind};
 
     /// The start position without White's first piece (Black, to move, is ahead by it), and
     /// the kind of that piece.
@@ -125,7 +85,7 @@ mod tests {
     #[test]
     fn blending_moves_the_value_towards_material_by_the_weight() {
         let (ahead, _) = start_without_a_white_piece();
-        let material = MaterialEvaluator::default();
+        let material = MaterialEvaluator;
         let heuristic = material.value(&ahead).scalar();
         assert!(heuristic > 0.0);
         let game = Game::from_position(ahead, koshogi_rules::RulesOptions::default());
@@ -150,13 +110,13 @@ mod tests {
     }
 
     #[test]
-    fn the_start_position_is_balanced_and_a_missing_piece_counts() {
-        let eval = MaterialEvaluator::default();
-        let start = Position::startpos();
-        assert_eq!(eval.balance(&start), 0.0);
+    fn the_start_position_is_level_and_a_missing_piece_is_worth_its_material_value() {
+        let eval = MaterialEvaluator;
+        assert_eq!(eval.value(&Position::startpos()).scalar(), 0.0);
         // Remove one of White's pieces: Black (to move) is ahead by that piece's value.
         let (fewer, kind) = start_without_a_white_piece();
-        assert_eq!(eval.balance(&fewer), search_piece_value(kind));
+        let expected = (search_piece_value(kind) / MATERIAL_TEMPERATURE).tanh();
+        assert!((eval.value(&fewer).scalar() - expected).abs() < 1e-6);
         assert!(eval.value(&fewer).scalar() > 0.0);
     }
 }

@@ -12,7 +12,7 @@
 //! answers the threat to a piece if it moves that piece away, or removes one of its attackers.
 //! Blocks and counter-threats are left to the prior and the search.
 
-use crate::material::MaterialEvaluator;
+use koshogi_rules::material::search_piece_value;
 use koshogi_rules::{Move, Position, RulesOptions, Square};
 
 /// The mover's pieces the opponent could capture now, with their values and attackers.
@@ -25,7 +25,6 @@ pub struct Threats {
 impl Threats {
     /// The threats against the side to move of `position`.
     pub fn against_mover(position: &Position, options: &RulesOptions) -> Threats {
-        let material = MaterialEvaluator::shared();
         let mut flipped = position.clone();
         flipped.set_side_to_move(position.side_to_move().opposite());
         let mut replies = Vec::new();
@@ -44,7 +43,7 @@ impl Threats {
                     }
                     None => threats.threatened.push((
                         point,
-                        material.piece_value(piece.kind),
+                        search_piece_value(piece.kind),
                         vec![reply.origin()],
                     )),
                 }
@@ -110,7 +109,7 @@ mod tests {
         for (point, value, attackers) in &threats.threatened {
             let piece = position.piece_at(*point).unwrap();
             assert_eq!((piece.color, piece.kind.code()), (Color::Black, "CU"));
-            assert_eq!(*value, MaterialEvaluator::shared().piece_value(piece.kind));
+            assert_eq!(*value, search_piece_value(piece.kind));
             assert_eq!(attackers.len(), 1);
             let attacker = position.piece_at(attackers[0]).unwrap();
             assert_eq!((attacker.color, attacker.kind.code()), (Color::White, "CU"));
@@ -151,6 +150,6 @@ mod tests {
         assert_eq!(threats.answered_by(quiet), 0.0);
         // The value is the threatened piece's.
         let kind = position.piece_at(*point).unwrap().kind;
-        assert_eq!(*value, MaterialEvaluator::shared().piece_value(kind));
+        assert_eq!(*value, search_piece_value(kind));
     }
 }

@@ -1,16 +1,18 @@
 //! Piece values in pawns: the one table of what each [`PieceKind`] is worth, on two scales.
 //!
-//! Why here: the search's material evaluator (koshogi-mcts) and the fixed baseline opponents
-//! (koshogi-baselines' greedy and alpha-beta players) both value pieces, and the rules crate owns
-//! [`PieceKind`], so an exhaustive `match` here breaks the build when a type is added rather
-//! than falling back to a guess.
+//! Why here: the search's material evaluator (koshogi-mcts), the training targets
+//! (koshogi-replay's `targets`) and the fixed baseline opponents (koshogi-baselines' greedy and
+//! alpha-beta players) all value pieces, and the rules crate owns [`PieceKind`], so an
+//! exhaustive `match` here breaks the build when a type is added rather than falling back to a
+//! guess.
 //!
 //! Why two scales: Ko shogi has no established piece values, so both are documented
 //! heuristics, and each is fixed by what was measured with it.
-//! * [`search_piece_value`] feeds the search's material value `tanh(balance / 10)`: the
-//!   self-play bootstrap, threat detection and the trainer's material outlook were tuned and the
-//!   trained networks were bootstrapped with it. The commanders are worth 20: the tanh saturates
-//!   long before, so more would change nothing but the balance of the other pieces.
+//! * [`search_piece_value`] feeds the search's material value `tanh(balance / 10)`
+//!   ([`super::material_value`]): the self-play bootstrap, threat detection and the trainer's
+//!   material outlook were tuned and the trained networks were bootstrapped with it. The
+//!   commanders are worth 20: the tanh saturates long before, so more would change nothing but
+//!   the balance of the other pieces.
 //! * [`baseline_piece_value`] is the scale of the greedy and `ab:N` baselines, whose ratings
 //!   the ladders and evaluation tables of every run compare against. The commanders are worth
 //!   50 so that no exchange of ordinary pieces ever outweighs one.
@@ -22,7 +24,7 @@ use crate::PieceKind;
 /// Value of one piece of `kind` on the search's scale (pawn = 1), as a rough mobility table:
 /// step movers 1.5–3, short riders and artillery 3–5, long riders 5–9, promoted and lion-like
 /// pieces 8–13, and the two commanders (G, GV) 20 since losing one can end the game.
-pub fn search_piece_value(kind: PieceKind) -> f32 {
+pub const fn search_piece_value(kind: PieceKind) -> f32 {
     use PieceKind::*;
     match kind {
         General | Governor => 20.0,

@@ -6,9 +6,10 @@
 //! shows within a few plies: if the balance `horizon` plies on has swung against the mover,
 //! the position was worse than it looked. Mixing that outcome into the value target (as
 //! KataGo's short-term value targets mix in what happened soon after) gives every position a
-//! signal of its own, on the same piece-value scale the search's material bootstrap uses
-//! ([`koshogi_mcts::MaterialEvaluator`]), so the search and its targets agree on what a piece
-//! is worth.
+//! signal of its own, on the same piece-value scale and squashing the search's material
+//! bootstrap uses ([`koshogi_rules::material::search_balance`] and
+//! [`koshogi_rules::material::material_value`]), so the search and its targets agree on what a
+//! piece is worth.
 //!
 //! The balance is read at `horizon` and at `horizon + 1` plies on and averaged, so that the
 //! target does not depend on whose move the horizon falls (a capture just made and its
@@ -17,29 +18,26 @@
 //! the ply cap too: shards do not say why a game ended); a drawn one keeps the balance of its
 //! last stored position.
 
-use koshogi_mcts::MaterialEvaluator;
-use koshogi_replay::{decode_position, ShardArrays};
+use crate::board::decode_position;
+use crate::record::ShardArrays;
+use koshogi_rules::material::{material_value, search_balance};
 
-/// Balance (in pawns) that maps to a value of tanh(1); the search's bootstrap uses the same.
-pub const OUTLOOK_TEMPERATURE: f32 = koshogi_mcts::material::MATERIAL_TEMPERATURE;
-
-/// Per row: the mover's material balance in pawns (mover's pieces minus the opponent's,
-/// valued by [`MaterialEvaluator`]); 0 for a row whose board cannot be decoded (such rows are
-/// rejected by the sampler anyway).
+/// Per row: the mover's material balance in pawns (mover's pieces minus the opponent's, on the
+/// search's scale, [`search_balance`]); 0 for a row whose board cannot be decoded (such rows
+/// are rejected by the sampler anyway).
 pub fn mover_balances(arrays: &ShardArrays) -> Vec<f32> {
-    let evaluator = MaterialEvaluator::default();
     arrays
         .iter()
         .map(|record| {
             decode_position(record.board, record.ply)
-                .map(|position| evaluator.balance(&position))
+                .map(|position| search_balance(&position))
                 .unwrap_or(0.0)
         })
         .collect()
 }
 
 /// The material outlook of `row` in [-1, 1], for its mover: the mean of
-/// tanh(balance / [`OUTLOOK_TEMPERATURE`]) at `horizon` and `horizon + 1` plies on (see the
+/// [`material_value`]`(balance)` at `horizon` and `horizon + 1` plies on (see the
 /// module docs for games that end sooner). `balances` comes from [`mover_balances`]; rows of a
 /// game are stored together in ply order, as shard writers keep them.
 pub fn material_outlook(arrays: &ShardArrays, balances: &[f32], row: usize, horizon: u32) -> f32 {
@@ -71,7 +69,7 @@ pub fn material_targets(
             // The game was decided before the horizon: its result is the outlook.
             f32::from(arrays.game_result[row])
         } else {
-            (balance / OUTLOOK_TEMPERATURE).tanh()
+            material_value(balance)
         }
     };
     let ahead = (seen[0].0 + seen[1].0) / 2.0;
@@ -122,7 +120,9 @@ fn balance_ahead(arrays: &ShardArrays, balances: &[f32], row: usize, plies_on: u
 #[cfg(test)]
 mod tests {
     use super::*;
-    use koshogi_replay::{encode_position, PositionRecord};
+    use crate::board::encode_position;
+    use crate::record::PositionRecord;
+    use koshogi_rules::material::MATERIAL_TEMPERATURE;
     use koshogi_rules::{Color, Position};
 
     /// A game of `plies` rows; at ply `loss_ply` onward White (the side to move at odd plies)
@@ -195,7 +195,7 @@ mod tests {
         // Beyond the horizon it is not seen yet.
         assert_eq!(material_outlook(&a, &balances, 0, 4), 0.0);
         // Exactly tanh(piece value / T).
-        let expected = (balances[6] / OUTLOOK_TEMPERATURE).tanh();
+        let expected = (balances[6] / MATERIAL_TEMPERATURE).tanh();
         assert!((black - expected).abs() < 1e-6);
     }
 
@@ -236,7 +236,7 @@ mod tests {
         // The piece disappears at ply 9: seen at horizon + 1 = 9 but not at horizon 8.
         let a = arrays(&[game(1, 20, Some(9), 0)]);
         let balances = mover_balances(&a);
-        let full = (balances[10] / OUTLOOK_TEMPERATURE).tanh();
+        let full = (balances[10] / MATERIAL_TEMPERATURE).tanh();
         let half = material_outlook(&a, &balances, 0, 8);
         assert!((half - full / 2.0).abs() < 1e-6, "{half} vs {full}");
     }
@@ -260,8 +260,8 @@ mod tests {
         // Drawn 12-ply game; White lost a piece at ply 4; row 8 looks past the end.
         let a = arrays(&[game(1, 12, Some(4), 0), game(2, 12, None, 0)]);
         let balances = mover_balances(&a);
-        let last = (balances[11] / OUTLOOK_TEMPERATURE).tanh(); // White to move at ply 11
-                                                                // Row 8 (Black to move): the last row is 3 plies on, White's view: flip it.
+        let last = (balances[11] / MATERIAL_TEMPERATURE).tanh(); // White to move at ply 11
+                                                                 // Row 8 (Black to move): the last row is 3 plies on, White's view: flip it.
         assert!((material_outlook(&a, &balances, 8, 8) + last).abs() < 1e-6);
         assert!(material_outlook(&a, &balances, 8, 8) > 0.0);
     }
