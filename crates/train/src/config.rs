@@ -71,6 +71,9 @@ pub struct TrainConfig {
     pub poll_seconds: f64,
     /// Log scalars to TensorBoard every this many steps.
     pub log_every_steps: u64,
+    /// Decay of the moving average of the weights that checkpoints publish for play
+    /// (0 = off: checkpoints hold the trained weights; see `weight_average.rs`).
+    pub ema_decay: f64,
     /// Relative weights of the loss terms (`[train.loss]`, koshogi-nn's).
     pub loss: LossWeights,
     pub optimizer: OptimizerConfig,
@@ -110,6 +113,7 @@ impl Default for TrainConfig {
             prefetch_batches: 2,
             poll_seconds: 2.0,
             log_every_steps: 10,
+            ema_decay: 0.0,
             loss: LossWeights::default(),
             optimizer: OptimizerConfig::default(),
             schedule: LrScheduleConfig::default(),
@@ -230,6 +234,12 @@ impl TrainConfig {
         }
         if self.log_every_steps == 0 {
             return bad("log_every_steps must be at least 1");
+        }
+        if !(0.0..=crate::weight_average::MAX_EMA_DECAY).contains(&self.ema_decay) {
+            return bad(&format!(
+                "ema_decay must be in [0, {}] (0 = off)",
+                crate::weight_average::MAX_EMA_DECAY
+            ));
         }
         let weights = [
             self.loss.policy,
