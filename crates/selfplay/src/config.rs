@@ -59,7 +59,9 @@ pub struct SelfplayConfig {
     /// `greedy_opponent_fraction`.)
     #[serde(alias = "greedy_opponent_fraction")]
     pub fixed_opponent_fraction: f32,
-    /// The classical player of those games: `greedy` or `ab:<depth>` (see [`FixedOpponent`]).
+    /// The opponent of those games: a classical player (`greedy`, `ab:<depth>`,
+    /// `classic@…`) or `pool[:last=K]`, one of the run's last K checkpoints per game with the
+    /// cheap search (see [`FixedOpponent`]).
     pub fixed_opponent: FixedOpponent,
     /// Stronger opponents for later checkpoints: from `from_step` on, `opponent` replaces
     /// `fixed_opponent` (a curriculum). An opponent that wins every game teaches a young
@@ -174,6 +176,22 @@ impl SelfplayConfig {
             .take_while(|stage| stage.from_step <= step)
             .last()
             .map_or(self.fixed_opponent, |stage| stage.opponent)
+    }
+
+    /// The most checkpoints any `pool` opponent of the settings picks from (0 = no pool).
+    pub fn pool_size(&self) -> u32 {
+        std::iter::once(self.fixed_opponent)
+            .chain(
+                self.fixed_opponent_schedule
+                    .iter()
+                    .map(|stage| stage.opponent),
+            )
+            .filter_map(|opponent| match opponent {
+                FixedOpponent::Pool { last } => Some(last),
+                _ => None,
+            })
+            .max()
+            .unwrap_or(0)
     }
 
     /// Rejects settings that cannot work, with a message naming the field.
