@@ -254,7 +254,12 @@ impl<'a> WorkerState<'a> {
         let game = Game::new(ctx.rules)
             .with_max_plies(Some(ctx.config.max_plies))
             .with_material_adjudication(ctx.config.material_adjudication());
-        let search = Search::new(game, ctx.search.clone(), self.rng.random());
+        let model_step = ctx.model.step(self.worker);
+        let search = Search::new(
+            game,
+            ctx.config.search_at(&ctx.search, model_step),
+            self.rng.random(),
+        );
         let audit = self.rng.random::<f32>() < ctx.config.resign.disabled_fraction;
         let id = self.rng.random();
         // Always draw both numbers, so the fraction does not change the other random choices.
@@ -264,10 +269,8 @@ impl<'a> WorkerState<'a> {
         } else {
             Color::White
         };
-        let mut opponent = against_opponent.then(|| {
-            let step = ctx.model.step(self.worker);
-            (opponent_color, ctx.config.fixed_opponent_at(step))
-        });
+        let mut opponent =
+            against_opponent.then(|| (opponent_color, ctx.config.fixed_opponent_at(model_step)));
         let mut pool_step = None;
         if let Some((_, FixedOpponent::Pool { last })) = opponent {
             let checkpoints = RunLayout::new(&ctx.run_dir).checkpoints_dir();

@@ -71,6 +71,13 @@ pub struct TrainConfig {
     pub poll_seconds: f64,
     /// Log scalars to TensorBoard every this many steps.
     pub log_every_steps: u64,
+    /// The `[model] material_utility` that checkpoints written at `material_utility_fade_steps`
+    /// and later carry; in between it moves linearly from the configured one (see
+    /// `utility_fade.rs`).
+    pub material_utility_final: f32,
+    /// Steps over which the checkpoints' material utility fades to `material_utility_final`
+    /// (0 = no fade: every checkpoint carries `[model] material_utility`).
+    pub material_utility_fade_steps: u64,
     /// Decay of the moving average of the weights that checkpoints publish for play
     /// (0 = off: checkpoints hold the trained weights; see `weight_average.rs`).
     pub ema_decay: f64,
@@ -113,6 +120,8 @@ impl Default for TrainConfig {
             prefetch_batches: 2,
             poll_seconds: 2.0,
             log_every_steps: 10,
+            material_utility_final: 0.0,
+            material_utility_fade_steps: 0,
             ema_decay: 0.0,
             loss: LossWeights::default(),
             optimizer: OptimizerConfig::default(),
@@ -234,6 +243,9 @@ impl TrainConfig {
         }
         if self.log_every_steps == 0 {
             return bad("log_every_steps must be at least 1");
+        }
+        if !(0.0..=1.0).contains(&self.material_utility_final) {
+            return bad("material_utility_final must lie in [0, 1]");
         }
         if !(0.0..=crate::weight_average::MAX_EMA_DECAY).contains(&self.ema_decay) {
             return bad(&format!(

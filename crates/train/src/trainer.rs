@@ -33,6 +33,7 @@ use crate::trainer_state::{
     unix_seconds, TrainerState, TrainerStateError, MODEL_CARD_FILE, OPTIMIZER_FILE,
     RAW_MODEL_CARD_FILE, TRAINER_STATE_FILE, TRAINER_STATE_VERSION,
 };
+use crate::utility_fade::material_utility_at;
 use crate::weight_average::WeightAverage;
 
 /// Everything the trainer is told by its caller (`koshogi train`, `koshogi run`, tests).
@@ -464,6 +465,19 @@ impl Trainer {
             ema_updates: self.average.as_ref().map_or(0, WeightAverage::updates),
             created_unix_seconds: unix_seconds(),
         };
+        // The checkpoint carries the material utility its step calls for (fading or not).
+        let utility = material_utility_at(
+            self.setup.model.material_utility,
+            self.setup.train.material_utility_final,
+            self.setup.train.material_utility_fade_steps,
+            self.step,
+        );
+        // The trained model keeps the configured reading (its working copy is checked against
+        // it); it carries the faded one only while it is written as the published model.
+        match &mut self.average {
+            Some(average) => average.set_material_utility(utility),
+            None => self.model.set_material_utility(utility),
+        }
         let published = self.published_model();
         let raw = self.average.is_some().then_some(&self.model);
         let optimizer = &self.optimizer;
@@ -488,7 +502,10 @@ impl Trainer {
                     .map_err(|e| e.to_string())?;
                 std::fs::write(dir.join(TRAINER_STATE_FILE), state.to_json())
                     .map_err(|e| e.to_string())
-            })?;
+            });
+        self.model
+            .set_material_utility(self.setup.model.material_utility);
+        let entry = entry?;
         tracing::info!(step, "checkpoint {}", entry.path.display());
         self.last_checkpoint = Some(entry.clone());
         Ok(entry)

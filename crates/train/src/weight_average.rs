@@ -76,6 +76,11 @@ impl WeightAverage {
         self.updates
     }
 
+    /// Sets how the averaged network's value is read (what its checkpoint card says).
+    pub fn set_material_utility(&mut self, weight: f32) {
+        self.average.set_material_utility(weight);
+    }
+
     /// The averaged network.
     pub fn model(&self) -> &Model {
         &self.average

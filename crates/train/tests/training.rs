@@ -402,3 +402,40 @@ fn checkpoints_publish_the_weight_average_and_resume_continues_it() {
         assert!(a.equal(b), "{name}: the resumed average differs");
     }
 }
+
+/// `train.material_utility_fade_steps`: each checkpoint's card carries the material utility of
+/// its step, moving from `[model] material_utility` to `material_utility_final`, and a player
+/// loading a late checkpoint (as self-play's evaluator does) reads the network with it.
+#[test]
+fn checkpoints_carry_the_faded_material_utility_of_their_step() {
+    let root = tempfile::tempdir().unwrap();
+    let run = root.path().join("run");
+    write_shards(&run);
+    let mut config = setup(&run, 5, OptimizerKind::Sgd);
+    config.model.material_utility = 0.8;
+    config.train.material_utility_final = 0.0;
+    config.train.material_utility_fade_steps = 4;
+    let mut trainer = Trainer::open(config).unwrap();
+    trainer.run(&AtomicBool::new(false), None).unwrap();
+    let cards: Vec<(u64, f32)> = list_checkpoints(&run.join("checkpoints"))
+        .unwrap()
+        .iter()
+        .map(|c| {
+            let card = koshogi_nn::checkpoint::read_card(&c.path.join(MODEL_CARD_FILE)).unwrap();
+            (c.step, card.architecture.material_utility)
+        })
+        .collect();
+    assert_eq!(cards.len(), 3, "{cards:?}");
+    let expected = [(0, 0.8), (3, 0.2), (5, 0.0)];
+    for ((step, utility), (want_step, want)) in cards.iter().zip(expected) {
+        assert_eq!(*step, want_step);
+        assert!((utility - want).abs() < 1e-6, "step {step}: {utility}");
+    }
+    let step3 = run.join("checkpoints").join("step-000000003");
+    let (late, _) = koshogi_nn::InferenceModel::load(
+        &step3.join(MODEL_CARD_FILE),
+        &koshogi_nn::RuntimeConfig::default(),
+    )
+    .unwrap();
+    assert!((late.config().material_utility - 0.2).abs() < 1e-6);
+}
