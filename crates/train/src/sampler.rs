@@ -669,6 +669,56 @@ mod tests {
         assert_eq!(value_target(-1, 0.5, 0.5, 0.9, 0.0), [0.375, 0.0, 0.625]);
     }
 
+    /// `train.search_value_weight` end to end, from the `[train]` key through the shards to the
+    /// batch: the same draws at weight 0, 1 and ½ give the result, the recorded search value,
+    /// and their average, so a non-zero weight moves the targets toward the search's values.
+    #[test]
+    fn the_search_value_weight_moves_sampled_targets_to_the_recorded_search_values() {
+        let dir = long_random_games();
+        let targets = |weight: f64| {
+            let train = TrainConfig {
+                batch_size: 64,
+                samples_per_new_row: 0.0,
+                start_rows: 1,
+                search_value_weight: weight,
+                material_outlook_weight: 0.0,
+                ..TrainConfig::default()
+            };
+            let config = SamplerConfig::from_train(&train, false, Some(400));
+            let mut sampler = Sampler::new(local(dir.path()), config, SamplerCursor::fresh(5));
+            sampler.refresh().unwrap();
+            ready(sampler.next_batch().unwrap()).builder.wdl_targets()
+        };
+        let (result, search, half) = (targets(0.0), targets(1.0), targets(0.5));
+        let recorded: Vec<f32> = koshogi_replay::read_all_shards(dir.path())
+            .unwrap()
+            .iter()
+            .flat_map(|shard| shard.arrays().search_value.clone())
+            .collect();
+        for t in &result {
+            assert!(t.contains(&1.0) && t.iter().sum::<f32>() == 1.0, "{t:?}");
+        }
+        let mut distinct = std::collections::BTreeSet::new();
+        for t in &search {
+            let v = t[0] - t[2];
+            assert_eq!(t[1], 0.0);
+            assert!(
+                recorded.iter().any(|r| (r - v).abs() < 1e-5),
+                "{v} is no recorded search value"
+            );
+            distinct.insert((v * 1000.0).round() as i64);
+        }
+        assert!(distinct.len() > 10, "{distinct:?}");
+        for ((r, s), h) in result.iter().zip(&search).zip(&half) {
+            for i in 0..3 {
+                assert!(
+                    (h[i] - (r[i] + s[i]) / 2.0).abs() < 1e-5,
+                    "{r:?} {s:?} {h:?}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn value_targets_mix_in_the_material_outlook_last() {
         // A draw, half the material outlook −0.5 → (0.25, 0, 0.75) half: (0.125, 0.5, 0.375).
