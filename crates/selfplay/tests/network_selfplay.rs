@@ -18,30 +18,11 @@ fn two_games_on_a_tiny_network_and_a_checkpoint_switch() {
     let dir = tempfile::tempdir().unwrap();
     let checkpoints = dir.path().join("checkpoints");
     let signals = Arc::new(ModelSignals::new(2));
-    let ctx = WorkerContext {
-        config: SelfplayConfig {
-            games_per_worker: 2,
-            max_plies: 12,
-            cheap_simulations: 2,
-            positions_per_shard: 1000,
-            ..SelfplayConfig::default()
-        },
-        search: SearchConfig {
-            simulations: 4,
-            ..SearchConfig::default()
-        },
-        driver: DriverConfig::default(),
-        rules: RulesOptions::default(),
-        run_dir: dir.path().to_path_buf(),
-        provenance: Provenance::default(),
-        stats: Arc::new(SelfplayStats::default()),
-        budget: Arc::new(GameBudget::new(Some(2))),
-        stop: Arc::new(AtomicBool::new(false)),
-        model: signals.clone(),
-        seed: 3,
-        writer_prefix: String::new(),
-        pool_runtime: None,
+    let config = SelfplayConfig {
+        max_plies: 12,
+        ..small_config()
     };
+    let ctx = context(dir.path(), config, 2, signals.clone(), 3);
     let make = {
         let checkpoints = checkpoints.clone();
         let signals = signals.clone();
@@ -188,35 +169,17 @@ fn games_against_the_pool_play_recent_checkpoints_and_record_only_the_learner() 
     }
     let signals = Arc::new(ModelSignals::new(1));
     let games = 4;
-    let ctx = WorkerContext {
-        config: SelfplayConfig {
-            games_per_worker: 2,
-            max_plies: 10,
-            cheap_simulations: 2,
-            positions_per_shard: 1000,
-            fixed_opponent_fraction: 1.0,
-            fixed_opponent: "pool:last=2".parse().unwrap(),
-            ..SelfplayConfig::default()
-        },
-        search: SearchConfig {
-            simulations: 4,
-            ..SearchConfig::default()
-        },
-        driver: DriverConfig::default(),
-        rules: RulesOptions::default(),
-        run_dir: dir.path().to_path_buf(),
-        provenance: Provenance::default(),
-        stats: Arc::new(SelfplayStats::default()),
-        budget: Arc::new(GameBudget::new(Some(games))),
-        stop: Arc::new(AtomicBool::new(false)),
-        model: signals.clone(),
-        seed: 11,
-        writer_prefix: String::new(),
-        pool_runtime: Some(PoolRuntime {
-            runtime: RuntimeConfig::default(),
-            intra_op_threads: 1,
-        }),
+    let config = SelfplayConfig {
+        max_plies: 10,
+        fixed_opponent_fraction: 1.0,
+        fixed_opponent: "pool:last=2".parse().unwrap(),
+        ..small_config()
     };
+    let mut ctx = context(dir.path(), config, games, signals.clone(), 11);
+    ctx.pool_runtime = Some(PoolRuntime {
+        runtime: RuntimeConfig::default(),
+        intra_op_threads: 1,
+    });
     run_pool(&ctx, move |worker| {
         CheckpointFollowingEvaluator::new(
             checkpoints.clone(),
@@ -261,6 +224,44 @@ fn games_against_the_pool_play_recent_checkpoints_and_record_only_the_learner() 
             .all(|p| p.contains("pool step 5") || p.contains("pool step 9")),
         "{pool_players:?}"
     );
+}
+
+/// Two games at a time, short cheap searches.
+fn small_config() -> SelfplayConfig {
+    SelfplayConfig {
+        games_per_worker: 2,
+        cheap_simulations: 2,
+        positions_per_shard: 1000,
+        ..SelfplayConfig::default()
+    }
+}
+
+/// A worker context over `run_dir` for `games` games (4-simulation searches, no pool runtime).
+fn context(
+    run_dir: &std::path::Path,
+    config: SelfplayConfig,
+    games: u64,
+    signals: Arc<ModelSignals>,
+    seed: u64,
+) -> WorkerContext {
+    WorkerContext {
+        config,
+        search: SearchConfig {
+            simulations: 4,
+            ..SearchConfig::default()
+        },
+        driver: DriverConfig::default(),
+        rules: RulesOptions::default(),
+        run_dir: run_dir.to_path_buf(),
+        provenance: Provenance::default(),
+        stats: Arc::new(SelfplayStats::default()),
+        budget: Arc::new(GameBudget::new(Some(games))),
+        stop: Arc::new(AtomicBool::new(false)),
+        model: signals,
+        seed,
+        writer_prefix: String::new(),
+        pool_runtime: None,
+    }
 }
 
 /// Writes `model` as checkpoint `step` under `checkpoints`.
