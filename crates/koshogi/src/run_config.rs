@@ -372,12 +372,17 @@ mod tests {
         assert!(levers.train.material_utility_fade_steps > 0);
         assert_eq!(levers.train.schedule.decay, koshogi_train::LrDecay::Cosine);
         assert!(levers.selfplay.pool_size() > 0);
+        assert_eq!(
+            levers.train.capped_value,
+            koshogi_train::config::CappedValue::Balance
+        );
         let mut undone = levers.clone();
         undone.train.ema_decay = cpu.train.ema_decay;
         undone.train.search_value_weight = cpu.train.search_value_weight;
         undone.train.material_utility_final = cpu.train.material_utility_final;
         undone.train.material_utility_fade_steps = cpu.train.material_utility_fade_steps;
         undone.train.schedule = cpu.train.schedule.clone();
+        undone.train.capped_value = cpu.train.capped_value;
         undone.selfplay.fixed_opponent_schedule = cpu.selfplay.fixed_opponent_schedule.clone();
         assert_eq!(
             serde_json::to_value(&undone).unwrap(),

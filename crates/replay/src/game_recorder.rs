@@ -5,6 +5,7 @@
 use koshogi_rules::{Outcome, Position};
 
 use crate::board::{encode_position, material_balance};
+use crate::end_reason::EndReason;
 use crate::record::{PolicyEntry, PositionRecord};
 use crate::BOARD_BYTES;
 
@@ -85,6 +86,7 @@ impl GameRecorder {
                 game_result: outcome.score_for(p.mover) as i8,
                 moves_left: final_ply.saturating_sub(p.ply),
                 final_material: material_balance(final_position, p.mover),
+                end_reason: EndReason::of(outcome),
             })
             .collect()
     }
@@ -144,6 +146,7 @@ mod tests {
                 -final_black_material
             };
             assert_eq!(r.final_material, expected);
+            assert_eq!(r.end_reason, EndReason::CommandDestroyed);
         }
     }
 
@@ -153,5 +156,6 @@ mod tests {
         let game = play_random(&mut recorder, 4, 6);
         let records = recorder.finish(game.position(), &Outcome::Draw(DrawReason::MaxPlies));
         assert!(records.iter().all(|r| r.game_result == 0));
+        assert!(records.iter().all(|r| r.end_reason == EndReason::DrawAtCap));
     }
 }

@@ -17,6 +17,7 @@
 //! koshogi-export uses for its arrays too.
 
 pub mod board;
+pub mod end_reason;
 pub mod error;
 pub mod format;
 pub mod game_recorder;
@@ -32,6 +33,7 @@ pub use board::{
     decode_position, encode_position, material_balance, BoardDecodeError, PointCode, BOARD_BYTES,
     BOARD_ENCODING_VERSION,
 };
+pub use end_reason::EndReason;
 pub use error::{NpyError, RecordError, ShardError};
 pub use format::{Provenance, ShardMeta, AUX_FIELDS, FORMAT_VERSION};
 pub use game_recorder::{GameRecorder, SearchRecord};

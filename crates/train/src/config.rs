@@ -59,6 +59,11 @@ pub struct TrainConfig {
     pub material_outlook_weight: f64,
     /// How many plies ahead the material outlook looks.
     pub material_outlook_plies: u32,
+    /// How the material outlook of the rows near the end of a game won on material at the ply
+    /// cap counts: `result` (±1, as any decided game) or `balance` (the material balance of its
+    /// last stored position, as a drawn game). Needs shards of format version 2, which say why
+    /// a game ended; older shards count as `result`.
+    pub capped_value: CappedValue,
     /// What the material head learns: `ahead` = the mover's balance in pawns
     /// `material_outlook_plies` plies later (what the search can use,
     /// `[model] material_utility`), `final` = the piece-count balance at the game's end.
@@ -89,6 +94,18 @@ pub struct TrainConfig {
     pub checkpoint: CheckpointConfig,
 }
 
+/// How the material outlook counts a game won by material adjudication at the ply cap
+/// (`[train] capped_value`, see `material_outlook.rs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CappedValue {
+    /// As decided: its rows near the end get the result (±1), as any won game's.
+    #[default]
+    Result,
+    /// As the material balance of its last stored position, as a drawn game's.
+    Balance,
+}
+
 /// The material head's target (`[train] material_head_target`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -115,6 +132,7 @@ impl Default for TrainConfig {
             search_value_weight: 0.0,
             material_outlook_weight: 0.0,
             material_outlook_plies: 8,
+            capped_value: CappedValue::Result,
             material_head_target: MaterialHeadTarget::Ahead,
             mirror_probability: 0.5,
             prefetch_batches: 2,

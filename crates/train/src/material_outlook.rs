@@ -13,12 +13,17 @@
 //! The balance is read at `horizon` and at `horizon + 1` plies on and averaged, so that the
 //! target does not depend on whose move the horizon falls (a capture just made and its
 //! recapture about to come count half each). A game that ends before the horizon counts its
-//! result: a decided game is a win or a loss outright (a game won by material adjudication at
-//! the ply cap too: shards do not say why a game ended); a drawn one keeps the balance of its
-//! last stored position.
+//! result: a decided game is a win or a loss outright; a drawn one keeps the balance of its
+//! last stored position. A game won by material adjudication at the ply cap is decided too
+//! unless `train.capped_value = "balance"` ([`CappedValue`]): then its last rows keep the
+//! balance of its last stored position like a draw, since a lead of a few pieces at the cap is
+//! not a destroyed command. Shards say why a game ended from format version 2 on; older shards
+//! (reason unknown) count as decided either way.
 
 use koshogi_mcts::MaterialEvaluator;
-use koshogi_replay::{decode_position, ShardArrays};
+use koshogi_replay::{decode_position, EndReason, ShardArrays};
+
+use crate::config::CappedValue;
 
 /// Balance (in pawns) that maps to a value of tanh(1); the search's bootstrap uses the same.
 pub const OUTLOOK_TEMPERATURE: f32 = koshogi_mcts::material::MATERIAL_TEMPERATURE;
@@ -64,10 +69,23 @@ pub fn material_targets(
     row: usize,
     horizon: u32,
 ) -> MaterialTargets {
+    material_targets_with(arrays, balances, row, horizon, CappedValue::Result)
+}
+
+/// [`material_targets`], with games won on material at the ply cap counted as `capped` says.
+pub fn material_targets_with(
+    arrays: &ShardArrays,
+    balances: &[f32],
+    row: usize,
+    horizon: u32,
+    capped: CappedValue,
+) -> MaterialTargets {
     let seen =
         [horizon, horizon + 1].map(|plies_on| balance_ahead(arrays, balances, row, plies_on));
+    let capped_by_balance =
+        capped == CappedValue::Balance && arrays.end_reason[row] == EndReason::MaterialAtCap.code();
     let outlook = |(balance, reached): (f32, bool)| {
-        if !reached && arrays.game_result[row] != 0 {
+        if !reached && arrays.game_result[row] != 0 && !capped_by_balance {
             // The game was decided before the horizon: its result is the outlook.
             f32::from(arrays.game_result[row])
         } else {
@@ -166,6 +184,7 @@ mod tests {
                     game_result: sign * result_for_black,
                     moves_left: plies - ply,
                     final_material: 0,
+                    end_reason: koshogi_replay::EndReason::Unknown,
                 }
             })
             .collect()
@@ -253,6 +272,34 @@ mod tests {
         assert_eq!(material_outlook(&a, &balances, 9, 8), -1.0);
         // Within the horizon the balance still counts in a decided game.
         assert_eq!(material_outlook(&a, &balances, 0, 4), 0.0);
+    }
+
+    #[test]
+    fn a_game_won_on_material_at_the_cap_counts_its_balance_when_asked() {
+        // Black wins a 12-ply game at the cap on material: White lost a piece at ply 4.
+        let mut capped = game(1, 12, Some(4), 1);
+        for record in &mut capped {
+            record.end_reason = EndReason::MaterialAtCap;
+        }
+        let a = arrays(&[capped, game(2, 12, Some(4), 1)]);
+        let balances = mover_balances(&a);
+        let outlook = |row, capped| material_targets_with(&a, &balances, row, 8, capped).outlook;
+        // As a decided game (the default, and what version-1 shards get): the result.
+        assert_eq!(outlook(8, CappedValue::Result), 1.0);
+        assert_eq!(outlook(9, CappedValue::Result), -1.0);
+        // As its balance: a piece up for Black (row 8), a piece down for White (row 9).
+        let piece = (balances[8] / OUTLOOK_TEMPERATURE).tanh();
+        assert!(piece > 0.0 && piece < 1.0);
+        assert!((outlook(8, CappedValue::Balance) - piece).abs() < 1e-6);
+        assert!((outlook(9, CappedValue::Balance) + piece).abs() < 1e-6);
+        // A game that ended otherwise keeps its result whatever the setting (game 2's rows
+        // carry no reason).
+        assert_eq!(outlook(12 + 8, CappedValue::Balance), 1.0);
+        // Within the horizon nothing changes.
+        assert_eq!(
+            outlook(0, CappedValue::Balance),
+            outlook(0, CappedValue::Result)
+        );
     }
 
     #[test]

@@ -25,7 +25,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
-use crate::config::{MaterialHeadTarget, TrainConfig};
+use crate::config::{CappedValue, MaterialHeadTarget, TrainConfig};
 use crate::replay_window::{KnownShard, Refresh, ReplayWindow, ReplayWindowError, WindowRow};
 use crate::window::WindowConfig;
 use koshogi_replay::{decode_position, BoardDecodeError, ShardSource};
@@ -46,6 +46,8 @@ pub struct SamplerConfig {
     pub outlook_weight: f64,
     /// Plies ahead the material outlook looks.
     pub outlook_horizon: u32,
+    /// How the outlook counts games won on material at the ply cap.
+    pub capped_value: CappedValue,
     /// What the material head learns.
     pub material_head_target: MaterialHeadTarget,
     /// The head learns the change of the balance rather than the balance itself
@@ -70,6 +72,7 @@ impl SamplerConfig {
             search_value_weight: config.search_value_weight,
             outlook_weight: config.material_outlook_weight,
             outlook_horizon: config.material_outlook_plies,
+            capped_value: config.capped_value,
             material_head_target: config.material_head_target,
             material_relative,
             max_plies,
@@ -298,7 +301,10 @@ impl Sampler {
             // Always consume one draw for the flip, whatever the probability, so that changing
             // it does not change which rows are drawn.
             let mirror = rng.random::<f64>() < self.config.mirror_probability;
-            let Some(window_row) = self.window.row(row, self.config.outlook_horizon) else {
+            let Some(window_row) =
+                self.window
+                    .row_with(row, self.config.outlook_horizon, self.config.capped_value)
+            else {
                 rejected += 1;
                 continue;
             };
@@ -463,6 +469,7 @@ mod tests {
             search_value_weight: 0.0,
             outlook_weight: 0.0,
             outlook_horizon: 8,
+            capped_value: CappedValue::Result,
             material_head_target: MaterialHeadTarget::Final,
             material_relative: false,
             max_plies: Some(200),
