@@ -20,7 +20,11 @@ import zlib
 import numpy as np
 
 FORMAT_NAME = "koshogi-replay-shard"
-SUPPORTED_VERSION = 1
+SUPPORTED_VERSION = 2
+# end_reason codes (format version 2; docs/replay-format.md), in code order.
+END_REASONS = ["unknown", "command_destroyed", "no_legal_moves", "perpetual_check", "repetition",
+               "resignation", "material_at_cap", "draw_at_cap"]
+MAX_END_REASON = len(END_REASONS) - 1
 BOARD_BYTES = 362
 CHECKSUM_ENTRY = "sha256.npy"
 
@@ -69,6 +73,9 @@ def load_shard(path):
         raise ShardError(f"not a replay shard: format {meta.get('format')!r}")
     if meta["format_version"] > SUPPORTED_VERSION:
         raise ShardError(f"format version {meta['format_version']} is newer than this script")
+    if meta["format_version"] < 2:
+        # Version 1 had no end_reason column: every reason reads as 0 (unknown).
+        arrays["end_reason"] = np.zeros(arrays["board"].shape[0], dtype=np.uint8)
     check_columns(meta, arrays)
     return meta, arrays, sizes
 
@@ -80,7 +87,7 @@ def check_columns(meta, a):
     if n and (a["board"][:, :361].max() > 228 or a["board"][:, 361].max() > 1):
         raise ShardError("board holds a byte that is no point code or side to move")
     for name in ["game_id", "ply", "legal_move_count", "played_move", "full_search",
-                 "search_value", "game_result", "moves_left", "final_material"]:
+                 "search_value", "game_result", "moves_left", "final_material", "end_reason"]:
         if a[name].shape != (n,):
             raise ShardError(f"{name} has shape {a[name].shape}, expected ({n},)")
     offsets = a["policy_offsets"]
@@ -103,6 +110,8 @@ def check_columns(meta, a):
     values = a["search_value"].astype(np.float64)
     if not np.all((values >= -1) & (values <= 1)):
         raise ShardError("a search value is outside [-1, 1] or not a number")
+    if np.any(a["end_reason"] > MAX_END_REASON):
+        raise ShardError("an end reason is not a known code")
     if n != meta["num_positions"]:
         raise ShardError(f"meta says {meta['num_positions']} positions, arrays hold {n}")
 
@@ -135,6 +144,8 @@ def summarise(path):
         "max_ply": int(a["ply"].max()) if n else 0,
         "search_value_mean": float(a["search_value"].astype(np.float64).mean()) if n else 0.0,
         "final_material_sum": int(a["final_material"].astype(np.int64).sum()),
+        "end_reason_counts": {name: int((a["end_reason"] == code).sum())
+                              for code, name in enumerate(END_REASONS)},
         "members": {name: {"dtype": str(a[name].dtype) if name in a else "uint8",
                            "shape": list(a[name].shape) if name in a else None,
                            "compressed_bytes": c, "bytes": u}

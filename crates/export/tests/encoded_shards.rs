@@ -112,6 +112,7 @@ fn write_games(shards: &Path, games: u64, per_shard: usize) {
                     game_result: 0,
                     moves_left: 0,
                     final_material: 0,
+                    end_reason: koshogi_replay::EndReason::Unknown,
                 },
                 position.side_to_move(),
             ));

@@ -360,6 +360,36 @@ mod tests {
         }
     }
 
+    /// `cpu-levers.toml` is `cpu.toml` with issue #31's levers on and nothing else changed, so
+    /// that a run of each is an ablation of the levers alone.
+    #[test]
+    fn the_levers_config_is_the_cpu_config_plus_the_levers_only() {
+        let root = koshogi_test_support::workspace_root();
+        let (cpu, _) = RunConfig::load(&root.join("configs/cpu.toml")).unwrap();
+        let (levers, _) = RunConfig::load(&root.join("configs/cpu-levers.toml")).unwrap();
+        assert!(levers.train.ema_decay > 0.0);
+        assert!(levers.train.search_value_weight > 0.0);
+        assert!(levers.train.material_utility_fade_steps > 0);
+        assert_eq!(levers.train.schedule.decay, koshogi_train::LrDecay::Cosine);
+        assert!(levers.selfplay.pool_size() > 0);
+        assert_eq!(
+            levers.train.capped_value,
+            koshogi_train::config::CappedValue::Balance
+        );
+        let mut undone = levers.clone();
+        undone.train.ema_decay = cpu.train.ema_decay;
+        undone.train.search_value_weight = cpu.train.search_value_weight;
+        undone.train.material_utility_final = cpu.train.material_utility_final;
+        undone.train.material_utility_fade_steps = cpu.train.material_utility_fade_steps;
+        undone.train.schedule = cpu.train.schedule.clone();
+        undone.train.capped_value = cpu.train.capped_value;
+        undone.selfplay.fixed_opponent_schedule = cpu.selfplay.fixed_opponent_schedule.clone();
+        assert_eq!(
+            serde_json::to_value(&undone).unwrap(),
+            serde_json::to_value(&cpu).unwrap()
+        );
+    }
+
     #[test]
     fn the_cpu_config_searches_below_the_root() {
         // Sequential halving must give every considered move 2+ visits with the full budget.

@@ -47,6 +47,10 @@ pub fn worker_context(
         model: Arc::new(ModelSignals::new(config.selfplay.workers)),
         seed: config.selfplay_seed(),
         writer_prefix: String::new(),
+        pool_runtime: Some(koshogi_selfplay::PoolRuntime {
+            runtime: config.inference,
+            intra_op_threads: config.run.inference_threads,
+        }),
     })
 }
 

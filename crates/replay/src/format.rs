@@ -9,7 +9,11 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 /// Version of the shard layout described in docs/replay-format.md. Readers refuse newer versions.
-pub const FORMAT_VERSION: u32 = 1;
+/// 2 added the `end_reason` column; version-1 shards read with every reason `Unknown`.
+pub const FORMAT_VERSION: u32 = 2;
+
+/// The first version whose shards carry the `end_reason` column.
+pub const END_REASON_VERSION: u32 = 2;
 
 /// Value of [`ShardMeta::format`]: tells a shard from any other `.npz`.
 pub const FORMAT_NAME: &str = "koshogi-replay-shard";

@@ -5,6 +5,7 @@
 use koshogi_rules::{Outcome, Position};
 
 use crate::board::encode_position;
+use crate::end_reason::EndReason;
 use crate::record::{PolicyEntry, PositionRecord};
 use crate::BOARD_BYTES;
 use koshogi_rules::material::piece_count_balance;
@@ -86,6 +87,7 @@ impl GameRecorder {
                 game_result: outcome.score_for(p.mover) as i8,
                 moves_left: final_ply.saturating_sub(p.ply),
                 final_material: piece_count_balance(final_position, p.mover),
+                end_reason: EndReason::of(outcome),
             })
             .collect()
     }
@@ -145,6 +147,7 @@ mod tests {
                 -final_black_material
             };
             assert_eq!(r.final_material, expected);
+            assert_eq!(r.end_reason, EndReason::CommandDestroyed);
         }
     }
 
@@ -154,5 +157,6 @@ mod tests {
         let game = play_random(&mut recorder, 4, 6);
         let records = recorder.finish(game.position(), &Outcome::Draw(DrawReason::MaxPlies));
         assert!(records.iter().all(|r| r.game_result == 0));
+        assert!(records.iter().all(|r| r.end_reason == EndReason::DrawAtCap));
     }
 }

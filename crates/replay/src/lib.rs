@@ -20,6 +20,7 @@
 //! koshogi-export uses for its arrays too.
 
 pub mod board;
+pub mod end_reason;
 pub mod error;
 pub mod format;
 pub mod game_recorder;
@@ -36,6 +37,7 @@ pub use board::{
     decode_position, encode_position, BoardDecodeError, PointCode, BOARD_BYTES,
     BOARD_ENCODING_VERSION,
 };
+pub use end_reason::EndReason;
 pub use error::{NpyError, RecordError, ShardError};
 pub use format::{Provenance, ShardMeta, AUX_FIELDS, FORMAT_VERSION};
 pub use game_recorder::{GameRecorder, SearchRecord};

@@ -133,7 +133,7 @@ impl Shard {
                 members.insert(member.to_string(), decode_member(path, member, bytes)?);
             }
         }
-        let arrays = ShardArrays::from_members(members)
+        let arrays = ShardArrays::from_members(members, meta.format_version)
             .map_err(|reason| ShardError::invalid(path, reason))?;
         if arrays.len() as u64 != meta.num_positions {
             return Err(ShardError::invalid(

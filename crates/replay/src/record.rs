@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use half::f16;
 
 use crate::board::first_invalid_byte;
+use crate::end_reason::EndReason;
 use crate::error::RecordError;
 use crate::npy::{Dtype, NpyArray};
 use crate::BOARD_BYTES;
@@ -50,6 +51,8 @@ pub struct PositionRecord {
     pub moves_left: u32,
     /// Auxiliary target: mover's pieces minus the opponent's pieces on the final board.
     pub final_material: i16,
+    /// Why the game ended (the same for all its positions).
+    pub end_reason: EndReason,
 }
 
 /// A borrowed view of one position inside [`ShardArrays`].
@@ -67,6 +70,7 @@ pub struct Record<'a> {
     pub game_result: i8,
     pub moves_left: u32,
     pub final_material: i16,
+    pub end_reason: EndReason,
 }
 
 impl Record<'_> {
@@ -89,6 +93,7 @@ impl Record<'_> {
             game_result: self.game_result,
             moves_left: self.moves_left,
             final_material: self.final_material,
+            end_reason: self.end_reason,
         }
     }
 }
@@ -111,6 +116,8 @@ pub struct ShardArrays {
     pub game_result: Vec<i8>,
     pub moves_left: Vec<u32>,
     pub final_material: Vec<i16>,
+    /// [`EndReason::code`] of each position's game.
+    pub end_reason: Vec<u8>,
 }
 
 impl Default for ShardArrays {
@@ -129,6 +136,7 @@ impl Default for ShardArrays {
             game_result: Vec::new(),
             moves_left: Vec::new(),
             final_material: Vec::new(),
+            end_reason: Vec::new(),
         }
     }
 }
@@ -139,7 +147,7 @@ fn to_f16_precision(x: f32) -> f32 {
 }
 
 /// The on-disk member names of the per-position data, in the order they are written.
-pub const DATA_MEMBERS: [&str; 13] = [
+pub const DATA_MEMBERS: [&str; 14] = [
     "board",
     "game_id",
     "ply",
@@ -153,6 +161,7 @@ pub const DATA_MEMBERS: [&str; 13] = [
     "game_result",
     "moves_left",
     "final_material",
+    "end_reason",
 ];
 
 impl ShardArrays {
@@ -223,6 +232,7 @@ impl ShardArrays {
         self.game_result.push(record.game_result);
         self.moves_left.push(record.moves_left);
         self.final_material.push(record.final_material);
+        self.end_reason.push(record.end_reason.code());
         Ok(())
     }
 
@@ -244,6 +254,7 @@ impl ShardArrays {
         self.game_result.extend_from_slice(&other.game_result);
         self.moves_left.extend_from_slice(&other.moves_left);
         self.final_material.extend_from_slice(&other.final_material);
+        self.end_reason.extend_from_slice(&other.end_reason);
     }
 
     /// Position `index`, or `None` past the end.
@@ -268,6 +279,8 @@ impl ShardArrays {
             game_result: self.game_result[index],
             moves_left: self.moves_left[index],
             final_material: self.final_material[index],
+            end_reason: EndReason::from_code(self.end_reason[index])
+                .expect("end reasons are checked when pushed and read"),
         })
     }
 
@@ -332,16 +345,38 @@ impl ShardArrays {
                 "final_material",
                 NpyArray::from_elements(vec![n], &self.final_material),
             ),
+            (
+                "end_reason",
+                NpyArray::from_elements(vec![n], &self.end_reason),
+            ),
         ]
     }
 
     /// Rebuilds the columns from decoded members and checks every cross-column invariant, so a
     /// shard that passes its checksum but was written by a buggy writer is still rejected.
-    pub(crate) fn from_members(mut members: BTreeMap<String, NpyArray>) -> Result<Self, String> {
+    /// Shards of a `format_version` before [`crate::format::END_REASON_VERSION`] have no
+    /// `end_reason` member: their reasons read as [`EndReason::Unknown`].
+    pub(crate) fn from_members(
+        mut members: BTreeMap<String, NpyArray>,
+        format_version: u32,
+    ) -> Result<Self, String> {
         // The board column is moved out, not copied: it is most of a shard's bytes.
         let board = members
             .remove("board")
             .ok_or_else(|| format!("missing member {:?}", "board"))?;
+        let has_end_reason = format_version >= crate::format::END_REASON_VERSION;
+        if !has_end_reason {
+            if members.contains_key("end_reason") {
+                return Err(format!(
+                    "end_reason: not a member of format version {format_version}"
+                ));
+            }
+            let n = board.shape.first().copied().unwrap_or(0);
+            members.insert(
+                "end_reason".to_string(),
+                NpyArray::from_elements(vec![n], &vec![EndReason::Unknown.code(); n]),
+            );
+        }
         let members = members;
         let get = |name: &str| {
             members
@@ -424,7 +459,15 @@ impl ShardArrays {
             game_result: typed::<i8>("game_result", get("game_result")?)?,
             moves_left: unsigned_u32("moves_left")?,
             final_material: typed::<i16>("final_material", get("final_material")?)?,
+            end_reason: typed::<u8>("end_reason", get("end_reason")?)?,
         };
+        if let Some(code) = arrays
+            .end_reason
+            .iter()
+            .find(|&&c| EndReason::from_code(c).is_none())
+        {
+            return Err(format!("end_reason: unknown code {code}"));
+        }
         // A valid checksum only says the file is as written: a crafted shard, or one from a
         // buggy tool, must not train NaN or negative targets.
         let mut policy = Vec::new();
@@ -509,6 +552,7 @@ mod tests {
             game_result: 1,
             moves_left: 10,
             final_material: -2,
+            end_reason: EndReason::MaterialAtCap,
         }
     }
 
@@ -583,6 +627,25 @@ mod tests {
             .collect();
         assert_eq!(members["policy_moves"].dtype, Dtype::U16);
         assert_eq!(members["ply"].dtype, Dtype::U8);
-        assert_eq!(ShardArrays::from_members(members).unwrap(), arrays);
+        assert_eq!(
+            ShardArrays::from_members(members.clone(), crate::FORMAT_VERSION).unwrap(),
+            arrays
+        );
+        // A version-1 shard has no end reasons: they read as unknown, and a version-1 shard
+        // that has the member anyway is refused.
+        let mut old = members.clone();
+        old.remove("end_reason");
+        let read = ShardArrays::from_members(old, 1).unwrap();
+        assert!(read.iter().all(|r| r.end_reason == EndReason::Unknown));
+        assert_eq!(read.len(), arrays.len());
+        assert!(ShardArrays::from_members(members.clone(), 1).is_err());
+        // A byte no writer produces is refused.
+        let mut bad = members;
+        let n = arrays.len();
+        bad.insert(
+            "end_reason".to_string(),
+            NpyArray::from_elements(vec![n], &vec![200u8; n]),
+        );
+        assert!(ShardArrays::from_members(bad, crate::FORMAT_VERSION).is_err());
     }
 }

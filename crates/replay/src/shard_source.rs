@@ -94,6 +94,7 @@ mod tests {
                 game_result: 0,
                 moves_left: 1,
                 final_material: 0,
+                end_reason: crate::EndReason::Unknown,
             })
             .unwrap();
         arrays

@@ -107,12 +107,23 @@ fn assert_skipped_with_warning(dir: &Path, bad: &Path) {
     );
 }
 
+/// The offset of the middle of the first zip member's compressed data (from its local file
+/// header: compressed size at byte 18, name and extra-field lengths at 26 and 28, data after
+/// the 30-byte header, the name and the extra field). A fixed fraction of the file, what these
+/// tests used before, can land in a header field no reader checks once the members change.
+fn compressed_data_middle(bytes: &[u8]) -> usize {
+    let u16_at = |at: usize| usize::from(u16::from_le_bytes([bytes[at], bytes[at + 1]]));
+    let size = u32::from_le_bytes(bytes[18..22].try_into().unwrap()) as usize;
+    assert!(size > 2, "the first member has compressed data");
+    30 + u16_at(26) + u16_at(28) + size / 2
+}
+
 #[test]
 fn flipped_byte_in_compressed_data_is_detected() {
     let dir = tempfile::tempdir().unwrap();
     let paths = three_shards(dir.path());
     let mut bytes = fs::read(&paths[1]).unwrap();
-    let middle = bytes.len() / 3;
+    let middle = compressed_data_middle(&bytes);
     bytes[middle] ^= 0x40;
     fs::write(&paths[1], bytes).unwrap();
     assert!(Shard::open(&paths[1]).is_err());
@@ -177,7 +188,7 @@ fn damaged_bytes_in_memory_are_refused() {
         }
     }
     let mut flipped = bytes.clone();
-    flipped[bytes.len() / 3] ^= 0x40;
+    flipped[compressed_data_middle(&bytes)] ^= 0x40;
     assert_bytes_refused(&flipped);
 }
 

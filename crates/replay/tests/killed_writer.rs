@@ -34,6 +34,7 @@ fn child_writes_one_large_shard() {
         game_result: 0,
         moves_left: 0,
         final_material: 0,
+        end_reason: koshogi_replay::EndReason::Unknown,
     };
     for ply in 0..200_000 {
         for point in &mut record.board[..BOARD_BYTES - 1] {

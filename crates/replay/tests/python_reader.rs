@@ -55,6 +55,13 @@ fn python_reader_agrees_with_rust_reader() {
     let full = arrays.full_search.iter().filter(|&&f| f).count();
     assert_eq!(s["full_search_positions"], full);
     assert_eq!(s["policy_entries"], arrays.policy_moves.len());
+    let destroyed = arrays
+        .end_reason
+        .iter()
+        .filter(|&&c| c == koshogi_replay::EndReason::CommandDestroyed.code())
+        .count();
+    assert!(destroyed > 0);
+    assert_eq!(s["end_reason_counts"]["command_destroyed"], destroyed);
     let weight_sum: f64 = arrays.policy_weights.iter().map(|&w| f64::from(w)).sum();
     assert!(
         (s["policy_weight_sum"].as_f64().unwrap() - weight_sum).abs() < 1e-6 * weight_sum.max(1.0)

@@ -55,6 +55,7 @@ fn record() -> impl Strategy<Value = PositionRecord> {
                         game_result: result,
                         moves_left: left,
                         final_material: material,
+                        end_reason: koshogi_replay::EndReason::CommandDestroyed,
                     }
                 },
             )

@@ -4,6 +4,7 @@
 //! a batch, a quarter of the moves searched fully and recorded (playout-cap randomisation), and a
 //! ply cap that keeps ~1,400-ply random-ish games from dominating the early run.
 
+use koshogi_mcts::SearchConfig;
 use serde::{Deserialize, Serialize};
 
 use crate::fixed_opponent::FixedOpponent;
@@ -59,7 +60,9 @@ pub struct SelfplayConfig {
     /// `greedy_opponent_fraction`.)
     #[serde(alias = "greedy_opponent_fraction")]
     pub fixed_opponent_fraction: f32,
-    /// The classical player of those games: `greedy` or `ab:<depth>` (see [`FixedOpponent`]).
+    /// The opponent of those games: a classical player (`greedy`, `ab:<depth>`,
+    /// `classic@…`) or `pool[:last=K]`, one of the run's last K checkpoints per game with the
+    /// cheap search (see [`FixedOpponent`]).
     pub fixed_opponent: FixedOpponent,
     /// Stronger opponents for later checkpoints: from `from_step` on, `opponent` replaces
     /// `fixed_opponent` (a curriculum). An opponent that wins every game teaches a young
@@ -67,6 +70,12 @@ pub struct SelfplayConfig {
     /// the schedule follows the checkpoint step so that every worker, on any machine and after
     /// any restart, agrees on the opponent without shared state. Empty = `fixed_opponent` always.
     pub fixed_opponent_schedule: Vec<OpponentStage>,
+    /// Games played by checkpoints from this step on search without the hand-written root
+    /// help: no forced capture candidates, no forced threat answer, no capture-first replies
+    /// (`[search.gumbel] capture_candidates`, `evasion_candidates`, `capture_first_reply`).
+    /// They buy the first hour; whether they cap what the network can learn is what switching
+    /// them off measures. 0 = never switched off.
+    pub forced_candidates_until_step: u64,
     pub resign: ResignConfig,
     /// Positions per replay shard (a game is never split; a shard is written once this many
     /// positions have accumulated).
@@ -94,6 +103,7 @@ impl Default for SelfplayConfig {
             fixed_opponent_fraction: 0.0,
             fixed_opponent: FixedOpponent::Greedy,
             fixed_opponent_schedule: Vec::new(),
+            forced_candidates_until_step: 0,
             resign: ResignConfig::default(),
             positions_per_shard: 4096,
             save_game_records: true,
@@ -176,6 +186,35 @@ impl SelfplayConfig {
             .map_or(self.fixed_opponent, |stage| stage.opponent)
     }
 
+    /// The search settings of a game played by the checkpoint at `step`: `search`, without the
+    /// forced root candidates and capture-first replies from `forced_candidates_until_step` on.
+    pub fn search_at(&self, search: &SearchConfig, step: u64) -> SearchConfig {
+        let mut search = search.clone();
+        let until = self.forced_candidates_until_step;
+        if until > 0 && step >= until {
+            search.gumbel.capture_candidates = 0;
+            search.gumbel.evasion_candidates = 0;
+            search.gumbel.capture_first_reply = false;
+        }
+        search
+    }
+
+    /// The most checkpoints any `pool` opponent of the settings picks from (0 = no pool).
+    pub fn pool_size(&self) -> u32 {
+        std::iter::once(self.fixed_opponent)
+            .chain(
+                self.fixed_opponent_schedule
+                    .iter()
+                    .map(|stage| stage.opponent),
+            )
+            .filter_map(|opponent| match opponent {
+                FixedOpponent::Pool { last } => Some(last),
+                _ => None,
+            })
+            .max()
+            .unwrap_or(0)
+    }
+
     /// Rejects settings that cannot work, with a message naming the field.
     pub fn validate(&self) -> Result<(), crate::SelfplayError> {
         let bad = |field: &str, why: &str| {
@@ -248,6 +287,37 @@ impl SelfplayConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_forced_root_help_is_switched_off_from_the_configured_step() {
+        let mut search = SearchConfig::default();
+        search.gumbel.capture_candidates = 2;
+        search.gumbel.evasion_candidates = 1;
+        search.gumbel.capture_first_reply = true;
+        let forced = |config: &SearchConfig| {
+            (
+                config.gumbel.capture_candidates,
+                config.gumbel.evasion_candidates,
+                config.gumbel.capture_first_reply,
+            )
+        };
+        let never = SelfplayConfig::default();
+        assert_eq!(forced(&never.search_at(&search, u64::MAX)), (2, 1, true));
+        let config = SelfplayConfig {
+            forced_candidates_until_step: 4000,
+            ..SelfplayConfig::default()
+        };
+        assert_eq!(forced(&config.search_at(&search, 3999)), (2, 1, true));
+        assert_eq!(forced(&config.search_at(&search, 4000)), (0, 0, false));
+        assert_eq!(forced(&config.search_at(&search, 90_000)), (0, 0, false));
+        // Nothing else changes.
+        let late = config.search_at(&search, 4000);
+        assert_eq!(late.simulations, search.simulations);
+        assert_eq!(
+            late.gumbel.max_considered_actions,
+            search.gumbel.max_considered_actions
+        );
+    }
 
     #[test]
     fn the_opponent_schedule_follows_the_checkpoint_step() {

@@ -13,6 +13,11 @@
 //! The players and their names are koshogi-baselines' ([`BaselineSpec`], the arena's parser as
 //! well), so a setting reads exactly as `koshogi arena` reads the same name; `random` is
 //! refused, since it does not attack, which is what this opponent is for.
+//!
+//! `pool` (or `pool:last=K`) is not a classical player: each such game picks one of the run's
+//! last K published checkpoints (8 by default), which plays with the cheap search
+//! ([`crate::pool_opponent`]). A classical player the network already beats teaches little;
+//! its own recent past keeps the opponent about as strong as the learner.
 
 use std::fmt;
 use std::str::FromStr;
@@ -36,12 +41,21 @@ pub enum FixedOpponent {
     AlphaBeta { depth: u32 },
     /// The classical engine with these settings (`classic@nodes=2000`).
     Classic(ClassicSpec),
+    /// One of the run's last `last` checkpoints, picked per game (`pool:last=8`).
+    Pool { last: u32 },
 }
 
+/// Checkpoints a `pool` opponent picks from when `pool` names no count.
+pub const DEFAULT_POOL_SIZE: u32 = 8;
+/// The most checkpoints `pool:last=K` may name (each loaded one is held in memory).
+pub const MAX_POOL_SIZE: u32 = 64;
+
 impl FixedOpponent {
-    /// The opponent's move, `None` when it has no legal move.
+    /// The classical opponent's move, `None` when it has no legal move or when this is the
+    /// pool, whose moves come from a network ([`crate::pool_opponent::PoolPlayer`]).
     pub fn choose_move(&self, game: &Game, rng: &mut impl Rng) -> Option<Move> {
         match *self {
+            FixedOpponent::Pool { .. } => None,
             FixedOpponent::Greedy => greedy_move(game, rng),
             FixedOpponent::AlphaBeta { depth } => {
                 alphabeta_move(game, &SearchLimits::depth(depth), rng)
@@ -51,20 +65,44 @@ impl FixedOpponent {
     }
 }
 
-impl From<FixedOpponent> for BaselineSpec {
-    fn from(opponent: FixedOpponent) -> BaselineSpec {
-        match opponent {
-            FixedOpponent::Greedy => BaselineSpec::Greedy,
-            FixedOpponent::AlphaBeta { depth } => BaselineSpec::AlphaBeta { depth },
-            FixedOpponent::Classic(spec) => BaselineSpec::Classic(spec),
+impl FixedOpponent {
+    /// The arena's name of a classical opponent (`None` for the pool).
+    pub fn baseline(&self) -> Option<BaselineSpec> {
+        match *self {
+            FixedOpponent::Greedy => Some(BaselineSpec::Greedy),
+            FixedOpponent::AlphaBeta { depth } => Some(BaselineSpec::AlphaBeta { depth }),
+            FixedOpponent::Classic(spec) => Some(BaselineSpec::Classic(spec)),
+            FixedOpponent::Pool { .. } => None,
         }
     }
 }
 
 impl fmt::Display for FixedOpponent {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        BaselineSpec::from(*self).fmt(f)
+        match (self, self.baseline()) {
+            (_, Some(baseline)) => baseline.fmt(f),
+            (FixedOpponent::Pool { last }, None) => write!(f, "pool:last={last}"),
+            (_, None) => unreachable!("only the pool has no baseline name"),
+        }
     }
+}
+
+/// `pool` or `pool:last=K`; `None` when `text` does not name the pool.
+fn parse_pool(text: &str, shown: &str) -> Option<Result<FixedOpponent, String>> {
+    let text = text.trim();
+    let rest = text.strip_prefix("pool")?;
+    if rest.is_empty() {
+        return Some(Ok(FixedOpponent::Pool {
+            last: DEFAULT_POOL_SIZE,
+        }));
+    }
+    let count = rest.strip_prefix(":last=")?;
+    Some(match count.parse::<u32>() {
+        Ok(last) if (1..=MAX_POOL_SIZE).contains(&last) => Ok(FixedOpponent::Pool { last }),
+        _ => Err(format!(
+            "`{shown}`: pool:last=K needs a whole number K from 1 to {MAX_POOL_SIZE}"
+        )),
+    })
 }
 
 /// Read as the arena reads a player ([`BaselineSpec`]); `greedy`, `ab:<depth>` and
@@ -74,6 +112,9 @@ impl FromStr for FixedOpponent {
 
     fn from_str(text: &str) -> Result<Self, String> {
         let shown: String = text.trim().chars().take(40).collect();
+        if let Some(pool) = parse_pool(text, &shown) {
+            return pool;
+        }
         match text.parse::<BaselineSpec>() {
             Ok(BaselineSpec::Greedy) => Ok(FixedOpponent::Greedy),
             Ok(BaselineSpec::AlphaBeta { depth }) => Ok(FixedOpponent::AlphaBeta { depth }),
@@ -83,8 +124,8 @@ impl FromStr for FixedOpponent {
             )),
             Err(BaselineSpecError::BadClassic(_, error)) => Err(format!("`{shown}`: {error}")),
             _ => Err(format!(
-                "unknown opponent `{shown}`: expected greedy, ab:<depth> (1 to {MAX_DEPTH}) \
-                 or classic[@<settings>]"
+                "unknown opponent `{shown}`: expected greedy, ab:<depth> (1 to {MAX_DEPTH}), \
+                 classic[@<settings>] or pool[:last=<checkpoints>]"
             )),
         }
     }
@@ -123,6 +164,8 @@ mod tests {
                     ..ClassicSpec::default()
                 }),
             ),
+            ("pool", FixedOpponent::Pool { last: 8 }),
+            ("pool:last=3", FixedOpponent::Pool { last: 3 }),
         ] {
             assert_eq!(text.parse::<FixedOpponent>(), Ok(opponent));
             assert_eq!(opponent.to_string().parse::<FixedOpponent>(), Ok(opponent));
@@ -135,6 +178,11 @@ mod tests {
             "random",
             "policy:1",
             "classic@nodes=0",
+            "pool:last=0",
+            "pool:last=65",
+            "pool:last=x",
+            "pool:3",
+            "pools",
         ] {
             assert!(bad.parse::<FixedOpponent>().is_err(), "{bad}");
         }
@@ -145,8 +193,8 @@ mod tests {
         assert_eq!(
             " random".parse::<FixedOpponent>(),
             Err(
-                "unknown opponent `random`: expected greedy, ab:<depth> (1 to 4) or \
-                 classic[@<settings>]"
+                "unknown opponent `random`: expected greedy, ab:<depth> (1 to 4), \
+                 classic[@<settings>] or pool[:last=<checkpoints>]"
                     .into()
             )
         );

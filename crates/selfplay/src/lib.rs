@@ -10,6 +10,7 @@ pub mod fixed_opponent;
 pub mod network_player;
 pub mod policy_target;
 pub mod pool;
+pub mod pool_opponent;
 pub mod resign;
 pub mod stats;
 pub mod worker;
@@ -17,6 +18,7 @@ pub mod worker;
 pub use config::{CapResult, OpponentStage, ResignConfig, SelfplayConfig};
 pub use network_player::CheckpointFollowingEvaluator;
 pub use pool::run_pool;
+pub use pool_opponent::PoolRuntime;
 pub use stats::{SelfplayStats, SelfplayTotals};
 pub use worker::{run_worker, GameBudget, ModelSignals, WorkerContext};
 

@@ -14,7 +14,7 @@ use koshogi_mcts::temperature::sample_with_temperature;
 use koshogi_mcts::{DriverConfig, EvalThread, Search, SearchConfig, SearchDriver, SearchResult};
 use koshogi_replay::{GameRecorder, Provenance, SearchRecord, ShardDir, ShardWriter};
 use koshogi_rules::game_record::{GameRecord, RecordResult};
-use koshogi_rules::{Color, DrawReason, Game, Outcome, Position, RulesOptions, WinReason};
+use koshogi_rules::{Color, DrawReason, Game, Move, Outcome, Position, RulesOptions, WinReason};
 use koshogi_run_store::layout::RunLayout;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -22,6 +22,7 @@ use rand_chacha::ChaCha8Rng;
 use crate::config::SelfplayConfig;
 use crate::fixed_opponent::FixedOpponent;
 use crate::policy_target::sparse_policy_target;
+use crate::pool_opponent::{pick_pool_step, PoolPlayer, PoolRuntime};
 use crate::resign::ResignTracker;
 use crate::stats::SelfplayStats;
 use crate::SelfplayError;
@@ -126,6 +127,8 @@ pub struct WorkerContext {
     /// such as `s3_` keeps the names of processes on different machines apart even when they
     /// share a seed. Empty for a local run; at most 17 characters of `[A-Za-z0-9_]`.
     pub writer_prefix: String,
+    /// How the `pool` fixed opponent's networks run (`None`: a `pool` opponent is refused).
+    pub pool_runtime: Option<PoolRuntime>,
 }
 
 /// The bookkeeping of the game a slot is playing.
@@ -139,6 +142,8 @@ struct GameInProgress {
     /// The side the fixed opponent plays in this game and which opponent, if any
     /// (`selfplay.fixed_opponent_fraction`, chosen by the schedule when the game starts).
     opponent: Option<(Color, FixedOpponent)>,
+    /// With the `pool` opponent: the checkpoint step it plays in this game.
+    pool_step: Option<u64>,
 }
 
 /// Runs one worker until its games are done (budget spent or stop requested and in-flight
@@ -206,6 +211,8 @@ struct WorkerState<'a> {
     rng: ChaCha8Rng,
     writer: ShardWriter,
     games_dir: PathBuf,
+    /// The `pool` opponent's player, started with the first pool game.
+    pool: Option<PoolPlayer>,
 }
 
 impl<'a> WorkerState<'a> {
@@ -238,6 +245,7 @@ impl<'a> WorkerState<'a> {
             rng,
             writer,
             games_dir,
+            pool: None,
         })
     }
 
@@ -246,7 +254,12 @@ impl<'a> WorkerState<'a> {
         let game = Game::new(ctx.rules)
             .with_max_plies(Some(ctx.config.max_plies))
             .with_material_adjudication(ctx.config.material_adjudication());
-        let search = Search::new(game, ctx.search.clone(), self.rng.random());
+        let model_step = ctx.model.step(self.worker);
+        let search = Search::new(
+            game,
+            ctx.config.search_at(&ctx.search, model_step),
+            self.rng.random(),
+        );
         let audit = self.rng.random::<f32>() < ctx.config.resign.disabled_fraction;
         let id = self.rng.random();
         // Always draw both numbers, so the fraction does not change the other random choices.
@@ -256,18 +269,52 @@ impl<'a> WorkerState<'a> {
         } else {
             Color::White
         };
+        let mut opponent =
+            against_opponent.then(|| (opponent_color, ctx.config.fixed_opponent_at(model_step)));
+        let mut pool_step = None;
+        if let Some((_, FixedOpponent::Pool { last })) = opponent {
+            let checkpoints = RunLayout::new(&ctx.run_dir).checkpoints_dir();
+            pool_step = pick_pool_step(&checkpoints, last, &mut self.rng);
+            if pool_step.is_none() {
+                // No checkpoint yet: the learner plays both sides.
+                opponent = None;
+            }
+        }
         let progress = GameInProgress {
             id,
             resign: ResignTracker::new(&ctx.config.resign, audit),
             recorder: GameRecorder::new(id),
             full_search: true,
             finished: false,
-            opponent: against_opponent.then(|| {
-                let step = ctx.model.step(self.worker);
-                (opponent_color, ctx.config.fixed_opponent_at(step))
-            }),
+            opponent,
+            pool_step,
         };
         (search, progress)
+    }
+
+    /// The `pool` opponent's move: the checkpoint at `step` with the cheap search.
+    fn pool_move(&mut self, game: &Game, step: u64) -> Result<Option<Move>, SelfplayError> {
+        if self.pool.is_none() {
+            let ctx = self.ctx;
+            let Some(runtime) = ctx.pool_runtime else {
+                return Err(SelfplayError::Config(
+                    "selfplay.fixed_opponent = \"pool\" needs the networks' runtime \
+                     (WorkerContext::pool_runtime)"
+                        .into(),
+                ));
+            };
+            let mut search = ctx.search.clone();
+            search.simulations = ctx.config.cheap_simulations;
+            self.pool = Some(PoolPlayer::start(
+                RunLayout::new(&ctx.run_dir).checkpoints_dir(),
+                runtime,
+                search,
+                ctx.config.pool_size(),
+            )?);
+        }
+        let seed = self.rng.random();
+        let pool = self.pool.as_mut().expect("started above");
+        pool.choose_move(game, step, seed)
     }
 
     /// Plays the fixed opponent's moves while it is its turn; the outcome if that ends the
@@ -281,7 +328,11 @@ impl<'a> WorkerState<'a> {
             return Ok(None);
         };
         while search.game().position().side_to_move() == side {
-            let Some(mv) = opponent.choose_move(search.game(), &mut self.rng) else {
+            let chosen = match (opponent, game.pool_step) {
+                (FixedOpponent::Pool { .. }, Some(step)) => self.pool_move(search.game(), step)?,
+                _ => opponent.choose_move(search.game(), &mut self.rng),
+            };
+            let Some(mv) = chosen else {
                 return Ok(search.game().outcome());
             };
             search.advance(mv).map_err(SelfplayError::Search)?;
@@ -456,7 +507,10 @@ impl<'a> WorkerState<'a> {
         let id = progress.id;
         let player = |color: Color| {
             if let Some((_, opponent)) = progress.opponent.filter(|(side, _)| *side == color) {
-                opponent.to_string()
+                match progress.pool_step {
+                    Some(step) => format!("pool step {step}"),
+                    None => opponent.to_string(),
+                }
             } else {
                 format!("step {model_step}")
             }

@@ -1,4 +1,5 @@
-//! Self-play with a real (tiny) network: games finish and the player picks up a new checkpoint.
+//! Self-play with a real (tiny) network: games finish, the player picks up a new checkpoint,
+//! and the `pool` opponent plays the run's recent checkpoints.
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -17,29 +18,11 @@ fn two_games_on_a_tiny_network_and_a_checkpoint_switch() {
     let dir = tempfile::tempdir().unwrap();
     let checkpoints = dir.path().join("checkpoints");
     let signals = Arc::new(ModelSignals::new(2));
-    let ctx = WorkerContext {
-        config: SelfplayConfig {
-            games_per_worker: 2,
-            max_plies: 12,
-            cheap_simulations: 2,
-            positions_per_shard: 1000,
-            ..SelfplayConfig::default()
-        },
-        search: SearchConfig {
-            simulations: 4,
-            ..SearchConfig::default()
-        },
-        driver: DriverConfig::default(),
-        rules: RulesOptions::default(),
-        run_dir: dir.path().to_path_buf(),
-        provenance: Provenance::default(),
-        stats: Arc::new(SelfplayStats::default()),
-        budget: Arc::new(GameBudget::new(Some(2))),
-        stop: Arc::new(AtomicBool::new(false)),
-        model: signals.clone(),
-        seed: 3,
-        writer_prefix: String::new(),
+    let config = SelfplayConfig {
+        max_plies: 12,
+        ..small_config()
     };
+    let ctx = context(dir.path(), config, 2, signals.clone(), 3);
     let make = {
         let checkpoints = checkpoints.clone();
         let signals = signals.clone();
@@ -169,6 +152,116 @@ fn each_workers_evaluator_picks_up_a_new_checkpoint_on_its_own_request() {
         9,
         "each worker's shards name its own model step"
     );
+}
+
+/// `fixed_opponent = "pool:last=2"` in every game: each game's opponent is one of the last two
+/// checkpoints (never the older one), its moves are played with the cheap search, and only the
+/// learner's positions are recorded.
+#[test]
+fn games_against_the_pool_play_recent_checkpoints_and_record_only_the_learner() {
+    use koshogi_selfplay::fixed_opponent::FixedOpponent;
+    use koshogi_selfplay::PoolRuntime;
+    let dir = tempfile::tempdir().unwrap();
+    let checkpoints = dir.path().join("checkpoints");
+    let model = Model::new(&ModelConfig::tiny(), tch::Device::Cpu).unwrap();
+    for step in [0u64, 5, 9] {
+        save_checkpoint(&model, &checkpoints, step);
+    }
+    let signals = Arc::new(ModelSignals::new(1));
+    let games = 4;
+    let config = SelfplayConfig {
+        max_plies: 10,
+        fixed_opponent_fraction: 1.0,
+        fixed_opponent: "pool:last=2".parse().unwrap(),
+        ..small_config()
+    };
+    let mut ctx = context(dir.path(), config, games, signals.clone(), 11);
+    ctx.pool_runtime = Some(PoolRuntime {
+        runtime: RuntimeConfig::default(),
+        intra_op_threads: 1,
+    });
+    run_pool(&ctx, move |worker| {
+        CheckpointFollowingEvaluator::new(
+            checkpoints.clone(),
+            &ModelConfig::tiny(),
+            RuntimeConfig::default(),
+            1,
+            signals.clone(),
+            worker,
+            false,
+        )
+    })
+    .unwrap();
+    let totals = ctx.stats.snapshot();
+    assert_eq!(totals.games, games);
+    assert_eq!(totals.opponent_games, games);
+    assert_eq!(totals.opponent, Some(FixedOpponent::Pool { last: 2 }));
+    // The learner moves on every other ply: at most one more position than half the plies.
+    assert!(totals.positions > 0);
+    assert!(
+        2 * totals.positions <= totals.plies + games,
+        "{} positions recorded of {} plies",
+        totals.positions,
+        totals.plies
+    );
+    let shards = read_all_shards(&shards_dir(dir.path())).unwrap();
+    assert_eq!(
+        shards.iter().map(|s| s.len() as u64).sum::<u64>(),
+        totals.positions
+    );
+    // Each record names the pool checkpoint that played.
+    let mut pool_players = Vec::new();
+    for entry in std::fs::read_dir(dir.path().join("games")).unwrap() {
+        let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        let players: Vec<&str> = text.lines().filter(|l| l.contains("pool step")).collect();
+        assert_eq!(players.len(), 1, "{text}");
+        pool_players.push(players[0].to_string());
+    }
+    assert_eq!(pool_players.len() as u64, games);
+    assert!(
+        pool_players
+            .iter()
+            .all(|p| p.contains("pool step 5") || p.contains("pool step 9")),
+        "{pool_players:?}"
+    );
+}
+
+/// Two games at a time, short cheap searches.
+fn small_config() -> SelfplayConfig {
+    SelfplayConfig {
+        games_per_worker: 2,
+        cheap_simulations: 2,
+        positions_per_shard: 1000,
+        ..SelfplayConfig::default()
+    }
+}
+
+/// A worker context over `run_dir` for `games` games (4-simulation searches, no pool runtime).
+fn context(
+    run_dir: &std::path::Path,
+    config: SelfplayConfig,
+    games: u64,
+    signals: Arc<ModelSignals>,
+    seed: u64,
+) -> WorkerContext {
+    WorkerContext {
+        config,
+        search: SearchConfig {
+            simulations: 4,
+            ..SearchConfig::default()
+        },
+        driver: DriverConfig::default(),
+        rules: RulesOptions::default(),
+        run_dir: run_dir.to_path_buf(),
+        provenance: Provenance::default(),
+        stats: Arc::new(SelfplayStats::default()),
+        budget: Arc::new(GameBudget::new(Some(games))),
+        stop: Arc::new(AtomicBool::new(false)),
+        model: signals,
+        seed,
+        writer_prefix: String::new(),
+        pool_runtime: None,
+    }
 }
 
 /// Writes `model` as checkpoint `step` under `checkpoints`.

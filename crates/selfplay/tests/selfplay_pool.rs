@@ -31,6 +31,7 @@ fn context(run_dir: &std::path::Path, games: u64, config: SelfplayConfig) -> Wor
         model: Arc::new(ModelSignals::new(4)),
         seed: 7,
         writer_prefix: String::new(),
+        pool_runtime: None,
     }
 }
 

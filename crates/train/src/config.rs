@@ -59,6 +59,11 @@ pub struct TrainConfig {
     pub material_outlook_weight: f64,
     /// How many plies ahead the material outlook looks.
     pub material_outlook_plies: u32,
+    /// How the material outlook of the rows near the end of a game won on material at the ply
+    /// cap counts: `result` (±1, as any decided game) or `balance` (the material balance of its
+    /// last stored position, as a drawn game). Needs shards of format version 2, which say why
+    /// a game ended; older shards count as `result`.
+    pub capped_value: CappedValue,
     /// What the material head learns: `ahead` = the mover's balance in pawns
     /// `material_outlook_plies` plies later (what the search can use,
     /// `[model] material_utility`), `final` = the piece-count balance at the game's end.
@@ -71,6 +76,16 @@ pub struct TrainConfig {
     pub poll_seconds: f64,
     /// Log scalars to TensorBoard every this many steps.
     pub log_every_steps: u64,
+    /// The `[model] material_utility` that checkpoints written at `material_utility_fade_steps`
+    /// and later carry; in between it moves linearly from the configured one (see
+    /// `utility_fade.rs`).
+    pub material_utility_final: f32,
+    /// Steps over which the checkpoints' material utility fades to `material_utility_final`
+    /// (0 = no fade: every checkpoint carries `[model] material_utility`).
+    pub material_utility_fade_steps: u64,
+    /// Decay of the moving average of the weights that checkpoints publish for play
+    /// (0 = off: checkpoints hold the trained weights; see `weight_average.rs`).
+    pub ema_decay: f64,
     /// Relative weights of the loss terms (`[train.loss]`, koshogi-nn's).
     pub loss: LossWeights,
     pub optimizer: OptimizerConfig,
@@ -78,6 +93,10 @@ pub struct TrainConfig {
     pub window: WindowConfig,
     pub checkpoint: CheckpointConfig,
 }
+
+/// How the material outlook counts a game won on material at the ply cap (`[train] capped_value`);
+/// its owner is the targets module the sampler, export and diagnose share.
+pub use koshogi_replay::targets::CappedValue;
 
 /// The material head's target (`[train] material_head_target`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -105,11 +124,15 @@ impl Default for TrainConfig {
             search_value_weight: 0.0,
             material_outlook_weight: 0.0,
             material_outlook_plies: 8,
+            capped_value: CappedValue::Result,
             material_head_target: MaterialHeadTarget::Ahead,
             mirror_probability: 0.5,
             prefetch_batches: 2,
             poll_seconds: 2.0,
             log_every_steps: 10,
+            material_utility_final: 0.0,
+            material_utility_fade_steps: 0,
+            ema_decay: 0.0,
             loss: LossWeights::default(),
             optimizer: OptimizerConfig::default(),
             schedule: LrScheduleConfig::default(),
@@ -230,6 +253,15 @@ impl TrainConfig {
         }
         if self.log_every_steps == 0 {
             return bad("log_every_steps must be at least 1");
+        }
+        if !(0.0..=1.0).contains(&self.material_utility_final) {
+            return bad("material_utility_final must lie in [0, 1]");
+        }
+        if !(0.0..=crate::weight_average::MAX_EMA_DECAY).contains(&self.ema_decay) {
+            return bad(&format!(
+                "ema_decay must be in [0, {}] (0 = off)",
+                crate::weight_average::MAX_EMA_DECAY
+            ));
         }
         let weights = [
             self.loss.policy,

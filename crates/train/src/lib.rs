@@ -7,6 +7,8 @@
 //! * [`optimizer`] / [`lr_schedule`]: SGD-momentum and AdamW whose state is saved, so resume is
 //!   exact (tch's own optimisers cannot save theirs);
 //! * [`checkpoint_manager`]: atomic checkpoints and the keep policy;
+//! * [`utility_fade`]: the material utility each checkpoint carries when it fades;
+//! * [`weight_average`]: the moving average of the weights that checkpoints publish for play;
 //! * [`config`]: the `[train]` section of a run configuration;
 //! * [`diagnosis`]: what a run's shards teach and what a checkpoint makes of them
 //!   (`koshogi diagnose`).
@@ -22,6 +24,8 @@ pub mod sampler;
 pub mod synthetic;
 pub mod trainer;
 pub mod trainer_state;
+pub mod utility_fade;
+pub mod weight_average;
 pub mod window;
 
 pub use checkpoint_manager::{CheckpointConfig, CheckpointEntry, CheckpointManager};

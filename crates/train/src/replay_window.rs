@@ -19,7 +19,7 @@ use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 use std::sync::Arc;
 
-use koshogi_replay::targets::{material_targets, mover_balances};
+use koshogi_replay::targets::{material_targets_with, mover_balances, CappedValue};
 use koshogi_replay::{Record, ShardArrays, ShardError, ShardSource};
 use koshogi_rules::RulesOptions;
 use serde::{Deserialize, Serialize};
@@ -260,6 +260,17 @@ impl ReplayWindow {
     /// `outlook_horizon` plies on, or `None` if its shard is not loaded (outside the window, or
     /// unreadable).
     pub fn row(&self, row: u64, outlook_horizon: u32) -> Option<WindowRow<'_>> {
+        self.row_with(row, outlook_horizon, CappedValue::Result)
+    }
+
+    /// [`ReplayWindow::row`], with games won on material at the ply cap counted as `capped`
+    /// says in the material outlook.
+    pub fn row_with(
+        &self,
+        row: u64,
+        outlook_horizon: u32,
+        capped: CappedValue,
+    ) -> Option<WindowRow<'_>> {
         if row >= self.total_rows {
             return None;
         }
@@ -268,7 +279,13 @@ impl ReplayWindow {
         let index = self.first_row.partition_point(|&first| first <= row) - 1;
         let shard = self.loaded.get(&index)?;
         let local = (row - self.first_row[index]) as usize;
-        let material = material_targets(&shard.arrays, &shard.balances, local, outlook_horizon);
+        let material = material_targets_with(
+            &shard.arrays,
+            &shard.balances,
+            local,
+            outlook_horizon,
+            capped,
+        );
         Some(WindowRow {
             record: shard.arrays.record(local)?,
             rules: &shard.rules,
@@ -575,6 +592,7 @@ mod tests {
                     game_result: 0,
                     moves_left: 1,
                     final_material: 0,
+                    end_reason: koshogi_replay::EndReason::Unknown,
                 })
                 .unwrap();
         }

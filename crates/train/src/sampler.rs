@@ -25,7 +25,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
-use crate::config::{MaterialHeadTarget, TrainConfig};
+use crate::config::{CappedValue, MaterialHeadTarget, TrainConfig};
 use crate::replay_window::{KnownShard, Refresh, ReplayWindow, ReplayWindowError, WindowRow};
 use crate::window::WindowConfig;
 use koshogi_replay::targets::value_target;
@@ -47,6 +47,8 @@ pub struct SamplerConfig {
     pub outlook_weight: f64,
     /// Plies ahead the material outlook looks.
     pub outlook_horizon: u32,
+    /// How the outlook counts games won on material at the ply cap.
+    pub capped_value: CappedValue,
     /// What the material head learns.
     pub material_head_target: MaterialHeadTarget,
     /// The head learns the change of the balance rather than the balance itself
@@ -71,6 +73,7 @@ impl SamplerConfig {
             search_value_weight: config.search_value_weight,
             outlook_weight: config.material_outlook_weight,
             outlook_horizon: config.material_outlook_plies,
+            capped_value: config.capped_value,
             material_head_target: config.material_head_target,
             material_relative,
             max_plies,
@@ -299,7 +302,10 @@ impl Sampler {
             // Always consume one draw for the flip, whatever the probability, so that changing
             // it does not change which rows are drawn.
             let mirror = rng.random::<f64>() < self.config.mirror_probability;
-            let Some(window_row) = self.window.row(row, self.config.outlook_horizon) else {
+            let Some(window_row) =
+                self.window
+                    .row_with(row, self.config.outlook_horizon, self.config.capped_value)
+            else {
                 rejected += 1;
                 continue;
             };
@@ -435,6 +441,7 @@ mod tests {
             search_value_weight: 0.0,
             outlook_weight: 0.0,
             outlook_horizon: 8,
+            capped_value: CappedValue::Result,
             material_head_target: MaterialHeadTarget::Final,
             material_relative: false,
             max_plies: Some(200),
@@ -630,6 +637,65 @@ mod tests {
             game.play(moves[rng.random_range(0..moves.len())]);
         }
         assert!(checked > 10);
+    }
+
+    /// `train.search_value_weight` end to end, from the `[train]` key through the shards to the
+    /// batch: the same draws at weight 0, 1 and ½ give the result, the recorded search value,
+    /// and their average, so a non-zero weight moves the targets toward the search's values.
+    #[test]
+    fn the_search_value_weight_moves_sampled_targets_to_the_recorded_search_values() {
+        let dir = long_random_games();
+        let targets = |weight: f64| {
+            let train = TrainConfig {
+                batch_size: 64,
+                samples_per_new_row: 0.0,
+                start_rows: 1,
+                search_value_weight: weight,
+                material_outlook_weight: 0.0,
+                ..TrainConfig::default()
+            };
+            let config = SamplerConfig::from_train(&train, false, Some(400));
+            let mut sampler = Sampler::new(local(dir.path()), config, SamplerCursor::fresh(5));
+            sampler.refresh().unwrap();
+            ready(sampler.next_batch().unwrap()).builder.wdl_targets()
+        };
+        let (result, search, half) = (targets(0.0), targets(1.0), targets(0.5));
+        let recorded: Vec<f32> = koshogi_replay::read_all_shards(dir.path())
+            .unwrap()
+            .iter()
+            .flat_map(|shard| shard.arrays().search_value.clone())
+            .collect();
+        for t in &result {
+            assert!(t.contains(&1.0) && t.iter().sum::<f32>() == 1.0, "{t:?}");
+        }
+        let mut distinct = std::collections::BTreeSet::new();
+        for t in &search {
+            let v = t[0] - t[2];
+            assert_eq!(t[1], 0.0);
+            assert!(
+                recorded.iter().any(|r| (r - v).abs() < 1e-5),
+                "{v} is no recorded search value"
+            );
+            distinct.insert((v * 1000.0).round() as i64);
+        }
+        assert!(distinct.len() > 10, "{distinct:?}");
+        for ((r, s), h) in result.iter().zip(&search).zip(&half) {
+            for i in 0..3 {
+                assert!(
+                    (h[i] - (r[i] + s[i]) / 2.0).abs() < 1e-5,
+                    "{r:?} {s:?} {h:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn value_targets_mix_in_the_material_outlook_last() {
+        // A draw, half the material outlook −0.5 → (0.25, 0, 0.75) half: (0.125, 0.5, 0.375).
+        assert_eq!(value_target(0, 0.9, 0.0, -0.5, 0.5), [0.125, 0.5, 0.375]);
+        // Search value and outlook together: result win, search 0 (weight 0.5) → (0.75, 0,
+        // 0.25); then outlook 1 at weight 0.5 → (0.875, 0, 0.125).
+        assert_eq!(value_target(1, 0.0, 0.5, 1.0, 0.5), [0.875, 0.0, 0.125]);
     }
 
     /// Two random games of 400 plies in one shard: long enough to lose material.

@@ -8,7 +8,9 @@
 
 use std::path::Path;
 
-use koshogi_replay::{PolicyEntry, PositionRecord, Provenance, ShardDir, ShardError, ShardWriter};
+use koshogi_replay::{
+    EndReason, PolicyEntry, PositionRecord, Provenance, ShardDir, ShardError, ShardWriter,
+};
 use koshogi_rules::{Color, Game, Outcome, RulesOptions};
 use rand::seq::index::sample;
 use rand::{Rng, SeedableRng};
@@ -141,6 +143,7 @@ fn random_game(
             game_result: 0,
             moves_left: 0,
             final_material: 0,
+            end_reason: EndReason::Unknown,
         };
         records.push((record, position.side_to_move()));
         game.play(moves[played]);
@@ -163,6 +166,9 @@ fn random_game(
             record.moves_left = total_plies - i as u32;
             record.final_material =
                 end.piece_count(mover) as i16 - end.piece_count(mover.opposite()) as i16;
+            record.end_reason = game
+                .outcome()
+                .map_or(EndReason::Unknown, |o| EndReason::of(&o));
             record
         })
         .collect()

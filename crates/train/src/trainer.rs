@@ -31,8 +31,10 @@ use crate::replay_window::KnownShard;
 use crate::sampler::{Sampler, SamplerConfig, SamplerCursor, SamplerError, Starved};
 use crate::trainer_state::{
     unix_seconds, TrainerState, TrainerStateError, MODEL_CARD_FILE, OPTIMIZER_FILE,
-    TRAINER_STATE_FILE, TRAINER_STATE_VERSION,
+    RAW_MODEL_CARD_FILE, TRAINER_STATE_FILE, TRAINER_STATE_VERSION,
 };
+use crate::utility_fade::material_utility_at;
+use crate::weight_average::WeightAverage;
 
 /// Everything the trainer is told by its caller (`koshogi train`, `koshogi run`, tests).
 #[derive(Debug, Clone)]
@@ -175,6 +177,8 @@ pub struct Trainer {
     /// network in the process may have changed the count).
     threads: i32,
     optimizer: Optimizer,
+    /// The moving average checkpoints publish (`train.ema_decay > 0`).
+    average: Option<WeightAverage>,
     schedule: LrSchedule,
     checkpoints: CheckpointManager,
     step: u64,
@@ -208,6 +212,12 @@ impl Trainer {
                 let model = Model::new(&setup.model, device)?;
                 let optimizer = Optimizer::new(&model.vs, &setup.train.optimizer)?;
                 let working = working_copy(&setup.train, device, &model)?;
+                let decay = setup.train.ema_decay;
+                let average = if decay > 0.0 {
+                    Some(WeightAverage::start(decay, &model)?)
+                } else {
+                    None
+                };
                 let mut trainer = Self {
                     setup,
                     device,
@@ -215,6 +225,7 @@ impl Trainer {
                     working,
                     threads,
                     optimizer,
+                    average,
                     schedule,
                     checkpoints,
                     step: 0,
@@ -249,11 +260,40 @@ impl Trainer {
         entry: CheckpointEntry,
     ) -> Result<Self, TrainError> {
         let state = TrainerState::read(&entry.path.join(TRAINER_STATE_FILE))?;
-        let (model, _card) = koshogi_nn::checkpoint::load_expecting(
+        let (published, _card) = koshogi_nn::checkpoint::load_expecting(
             &entry.path.join(MODEL_CARD_FILE),
             device,
             &setup.model,
         )?;
+        // With a weight average the published model is the average and the trained weights
+        // are stored beside it.
+        let raw_card = entry.path.join(RAW_MODEL_CARD_FILE);
+        let (model, saved_average) = if raw_card.exists() {
+            let (raw, _) = koshogi_nn::checkpoint::load_expecting(&raw_card, device, &setup.model)?;
+            (raw, Some(published))
+        } else {
+            (published, None)
+        };
+        let decay = setup.train.ema_decay;
+        let average = match (decay > 0.0, saved_average) {
+            (false, None) => None,
+            (false, Some(_)) => {
+                tracing::warn!(
+                    "train.ema_decay is 0: the weight average of {} is dropped, checkpoints \
+                     publish the trained weights from now on",
+                    entry.path.display()
+                );
+                None
+            }
+            (true, Some(average)) => Some(WeightAverage::resume(decay, average, state.ema_updates)),
+            (true, None) => {
+                tracing::warn!(
+                    "{} holds no weight average: it starts at the trained weights",
+                    entry.path.display()
+                );
+                Some(WeightAverage::start(decay, &model)?)
+            }
+        };
         let mut optimizer = Optimizer::new(&model.vs, &setup.train.optimizer)?;
         optimizer.load(&entry.path.join(OPTIMIZER_FILE))?;
         if state.config_hash != setup.config_hash {
@@ -287,6 +327,7 @@ impl Trainer {
             working,
             threads,
             optimizer,
+            average,
             schedule,
             checkpoints,
             step: state.step,
@@ -302,8 +343,18 @@ impl Trainer {
         self.step
     }
 
+    /// The network being trained (the optimiser's weights).
     pub fn model(&self) -> &Model {
         &self.model
+    }
+
+    /// The network checkpoints publish for play: the weight average when `train.ema_decay > 0`,
+    /// else the trained network itself.
+    pub fn published_model(&self) -> &Model {
+        match &self.average {
+            Some(average) => average.model(),
+            None => &self.model,
+        }
     }
 
     pub fn device(&self) -> Device {
@@ -378,6 +429,9 @@ impl Trainer {
                 (losses, report)
             }
         };
+        if let Some(average) = &mut self.average {
+            average.update(&self.model)?;
+        }
         self.step += 1;
         self.samples += batch.len() as u64;
         self.last_lr = lr;
@@ -408,23 +462,50 @@ impl Trainer {
             sampler: self.cursor(),
             last_lr: self.last_lr,
             config_hash: self.setup.config_hash.clone(),
+            ema_updates: self.average.as_ref().map_or(0, WeightAverage::updates),
             created_unix_seconds: unix_seconds(),
         };
-        let model = &self.model;
+        // The checkpoint carries the material utility its step calls for (fading or not).
+        let utility = material_utility_at(
+            self.setup.model.material_utility,
+            self.setup.train.material_utility_final,
+            self.setup.train.material_utility_fade_steps,
+            self.step,
+        );
+        // The trained model keeps the configured reading (its working copy is checked against
+        // it); it carries the faded one only while it is written as the published model.
+        match &mut self.average {
+            Some(average) => average.set_material_utility(utility),
+            None => self.model.set_material_utility(utility),
+        }
+        let published = self.published_model();
+        let raw = self.average.is_some().then_some(&self.model);
         let optimizer = &self.optimizer;
         let rules = self.setup.rules.clone();
         let step = self.step;
         let entry = self
             .checkpoints
             .write(step, |dir: &Path| -> Result<(), String> {
-                koshogi_nn::checkpoint::save(model, &dir.join(MODEL_CARD_FILE), step, rules)
+                if let Some(raw) = raw {
+                    koshogi_nn::checkpoint::save(
+                        raw,
+                        &dir.join(RAW_MODEL_CARD_FILE),
+                        step,
+                        rules.clone(),
+                    )
+                    .map_err(|e| e.to_string())?;
+                }
+                koshogi_nn::checkpoint::save(published, &dir.join(MODEL_CARD_FILE), step, rules)
                     .map_err(|e| e.to_string())?;
                 optimizer
                     .save(&dir.join(OPTIMIZER_FILE))
                     .map_err(|e| e.to_string())?;
                 std::fs::write(dir.join(TRAINER_STATE_FILE), state.to_json())
                     .map_err(|e| e.to_string())
-            })?;
+            });
+        self.model
+            .set_material_utility(self.setup.model.material_utility);
+        let entry = entry?;
         tracing::info!(step, "checkpoint {}", entry.path.display());
         self.last_checkpoint = Some(entry.clone());
         Ok(entry)

@@ -4,6 +4,8 @@
 //! * `model.json` + `model.safetensors`: the weights and model card (koshogi-nn's format, what
 //!   self-play, the arena and export load);
 //! * `optimizer.safetensors`: the optimiser's buffers ([`crate::optimizer`]);
+//! * with `train.ema_decay > 0`, `model.*` holds the weight average ([`crate::weight_average`])
+//!   and `raw_model.json` + `raw_model.safetensors` the trained weights training resumes on;
 //! * `trainer_state.json`: [`TrainerState`] — step, samples, the sampler cursor (which is also
 //!   the random-number state: batch `k` uses stream `k` of the seed), the learning rate and a
 //!   hash of the run configuration.
@@ -17,6 +19,8 @@ use crate::sampler::SamplerCursor;
 
 pub use koshogi_run_store::layout::MODEL_CARD_FILE;
 pub const OPTIMIZER_FILE: &str = "optimizer.safetensors";
+/// The trained (not averaged) weights, written when `train.ema_decay > 0`.
+pub const RAW_MODEL_CARD_FILE: &str = "raw_model.json";
 pub const TRAINER_STATE_FILE: &str = "trainer_state.json";
 
 /// Version of [`TrainerState`]'s layout.
@@ -43,6 +47,10 @@ pub struct TrainerState {
     pub last_lr: f64,
     /// Hash of the run configuration the checkpoint was trained under.
     pub config_hash: String,
+    /// Updates of the weight average (`train.ema_decay`) so far; 0 when it is off. Absent in
+    /// states written before the average existed.
+    #[serde(default)]
+    pub ema_updates: u64,
     pub created_unix_seconds: u64,
 }
 
@@ -146,10 +154,16 @@ mod tests {
             },
             last_lr: 0.0125,
             config_hash: "abc".into(),
+            ema_updates: 7,
             created_unix_seconds: 1,
         };
         std::fs::write(&path, state.to_json()).unwrap();
         assert_eq!(TrainerState::read(&path).unwrap(), state);
+        // A state written before the weight average existed reads with no updates.
+        let old = state.to_json().replace("  \"ema_updates\": 7,\n", "");
+        assert!(!old.contains("ema_updates"));
+        std::fs::write(&path, old).unwrap();
+        assert_eq!(TrainerState::read(&path).unwrap().ema_updates, 0);
         std::fs::write(&path, "{\"step\": 3}").unwrap();
         assert!(matches!(
             TrainerState::read(&path),
@@ -176,6 +190,7 @@ mod tests {
             },
             last_lr: 0.01,
             config_hash: "abc".into(),
+            ema_updates: 0,
             created_unix_seconds: 1,
         }
     }

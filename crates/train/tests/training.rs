@@ -1,5 +1,6 @@
 //! End-to-end training on tiny synthetic shards with a tiny network: exact resume, the
-//! checkpoint layout, stopping on request, and bfloat16 steps with float32 master weights.
+//! checkpoint layout, stopping on request, bfloat16 steps with float32 master weights, and the
+//! weight average that checkpoints publish.
 
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
@@ -9,7 +10,10 @@ use koshogi_run_store::local_checkpoints::list_checkpoints;
 use koshogi_train::config::TrainPrecision;
 use koshogi_train::sampler::Draw;
 use koshogi_train::synthetic::{write_random_games, SyntheticOptions};
-use koshogi_train::trainer_state::{MODEL_CARD_FILE, OPTIMIZER_FILE, TRAINER_STATE_FILE};
+use koshogi_train::trainer_state::{
+    MODEL_CARD_FILE, OPTIMIZER_FILE, RAW_MODEL_CARD_FILE, TRAINER_STATE_FILE,
+};
+use koshogi_train::weight_average::warm_decay;
 use koshogi_train::{OptimizerKind, StopReason, TrainConfig, Trainer, TrainerSetup};
 use tch::{Kind, Tensor};
 
@@ -169,6 +173,8 @@ fn checkpoints_hold_every_file_and_a_fresh_run_refuses_an_existing_directory() {
     ] {
         assert!(last.path.join(file).is_file(), "{file} missing");
     }
+    // Without a weight average the trained weights are the published ones: no second copy.
+    assert!(!last.path.join(RAW_MODEL_CARD_FILE).exists());
     let card = koshogi_nn::checkpoint::read_card(&last.path.join(MODEL_CARD_FILE)).unwrap();
     assert_eq!(card.training_step, 4);
     let stats = summary.last_step.unwrap();
@@ -314,4 +320,122 @@ fn bfloat16_steps_lower_the_loss_like_float32_and_keep_float32_master_weights() 
             );
         }
     }
+}
+
+/// `train.ema_decay`: after a few steps on one fixed batch, the checkpoint's model is the moving
+/// average of the trained weights computed here by hand (warm start included), the trained
+/// weights are stored beside it, and a resumed trainer continues both exactly.
+#[test]
+fn checkpoints_publish_the_weight_average_and_resume_continues_it() {
+    tch::set_num_threads(1);
+    let root = tempfile::tempdir().unwrap();
+    let run = root.path().join("run");
+    write_shards(&run);
+    let decay = 0.6;
+    let config = || {
+        let mut config = setup(&run, 0, OptimizerKind::Sgd);
+        config.train.precision = TrainPrecision::Float32;
+        config.train.ema_decay = decay;
+        config
+    };
+    let mut trainer = Trainer::open(config()).unwrap();
+    let mut sampler = trainer.sampler();
+    sampler.refresh().unwrap();
+    let Draw::Ready(sampled) = sampler.next_batch().unwrap() else {
+        panic!("no batch drawn");
+    };
+    let batch = sampled.builder.build_for(&trainer.input_runtime());
+    // A small tensor followed by hand: the smallest variable of the network.
+    let (name, _) = trainer
+        .model()
+        .vs
+        .variables()
+        .into_iter()
+        .min_by_key(|(name, t)| (t.numel(), name.clone()))
+        .unwrap();
+    let read = |model: &koshogi_nn::Model| -> Vec<f64> {
+        let t = model.vs.variables()[&name]
+            .to_kind(Kind::Double)
+            .flatten(0, -1);
+        Vec::<f64>::try_from(&t).unwrap()
+    };
+    let mut expected = read(trainer.model());
+    for n in 0..6u64 {
+        trainer.train_step(&batch).unwrap();
+        let d = warm_decay(decay, n);
+        for (e, r) in expected.iter_mut().zip(read(trainer.model())) {
+            *e = d * *e + (1.0 - d) * r;
+        }
+    }
+    let raw = read(trainer.model());
+    let published = read(trainer.published_model());
+    let close = |a: &[f64], b: &[f64]| a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-6);
+    assert!(
+        close(&published, &expected),
+        "{published:?} vs {expected:?}"
+    );
+    assert!(
+        !close(&raw, &expected),
+        "the average must lag the trained weights"
+    );
+
+    let entry = trainer.save_checkpoint().unwrap();
+    let card = koshogi_nn::checkpoint::read_card(&entry.path.join(MODEL_CARD_FILE)).unwrap();
+    assert_eq!(card.training_step, 6);
+    let (saved, _) =
+        koshogi_nn::checkpoint::load(&entry.path.join(MODEL_CARD_FILE), tch::Device::Cpu).unwrap();
+    assert!(close(&read(&saved), &expected));
+    let (saved_raw, _) =
+        koshogi_nn::checkpoint::load(&entry.path.join(RAW_MODEL_CARD_FILE), tch::Device::Cpu)
+            .unwrap();
+    assert!(close(&read(&saved_raw), &raw));
+
+    // Resume: both copies come back, and one more step moves them as in the original trainer.
+    let mut resumed = Trainer::open(config()).unwrap();
+    assert_eq!(resumed.step(), 6);
+    assert_eq!(read(resumed.model()), raw);
+    assert_eq!(read(resumed.published_model()), published);
+    trainer.train_step(&batch).unwrap();
+    resumed.train_step(&batch).unwrap();
+    for (name, a) in trainer.published_model().vs.variables() {
+        let b = &resumed.published_model().vs.variables()[&name];
+        assert!(a.equal(b), "{name}: the resumed average differs");
+    }
+}
+
+/// `train.material_utility_fade_steps`: each checkpoint's card carries the material utility of
+/// its step, moving from `[model] material_utility` to `material_utility_final`, and a player
+/// loading a late checkpoint (as self-play's evaluator does) reads the network with it.
+#[test]
+fn checkpoints_carry_the_faded_material_utility_of_their_step() {
+    let root = tempfile::tempdir().unwrap();
+    let run = root.path().join("run");
+    write_shards(&run);
+    let mut config = setup(&run, 5, OptimizerKind::Sgd);
+    config.model.material_utility = 0.8;
+    config.train.material_utility_final = 0.0;
+    config.train.material_utility_fade_steps = 4;
+    let mut trainer = Trainer::open(config).unwrap();
+    trainer.run(&AtomicBool::new(false), None).unwrap();
+    let cards: Vec<(u64, f32)> = list_checkpoints(&run.join("checkpoints"))
+        .unwrap()
+        .iter()
+        .map(|c| {
+            let card = koshogi_nn::checkpoint::read_card(&c.path.join(MODEL_CARD_FILE)).unwrap();
+            (c.step, card.architecture.material_utility)
+        })
+        .collect();
+    assert_eq!(cards.len(), 3, "{cards:?}");
+    let expected = [(0, 0.8), (3, 0.2), (5, 0.0)];
+    for ((step, utility), (want_step, want)) in cards.iter().zip(expected) {
+        assert_eq!(*step, want_step);
+        assert!((utility - want).abs() < 1e-6, "step {step}: {utility}");
+    }
+    let step3 = run.join("checkpoints").join("step-000000003");
+    let (late, _) = koshogi_nn::InferenceModel::load(
+        &step3.join(MODEL_CARD_FILE),
+        &koshogi_nn::RuntimeConfig::default(),
+    )
+    .unwrap();
+    assert!((late.config().material_utility - 0.2).abs() < 1e-6);
 }

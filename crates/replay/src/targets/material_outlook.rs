@@ -14,13 +14,31 @@
 //! The balance is read at `horizon` and at `horizon + 1` plies on and averaged, so that the
 //! target does not depend on whose move the horizon falls (a capture just made and its
 //! recapture about to come count half each). A game that ends before the horizon counts its
-//! result: a decided game is a win or a loss outright (a game won by material adjudication at
-//! the ply cap too: shards do not say why a game ended); a drawn one keeps the balance of its
-//! last stored position.
+//! result: a decided game is a win or a loss outright; a drawn one keeps the balance of its
+//! last stored position. A game won by material adjudication at the ply cap is decided too
+//! unless `train.capped_value = "balance"` ([`CappedValue`]): then its last rows keep the
+//! balance of its last stored position like a draw, since a lead of a few pieces at the cap is
+//! not a destroyed command. Shards say why a game ended from format version 2 on; older shards
+//! (reason unknown) count as decided either way.
+
+use serde::{Deserialize, Serialize};
 
 use crate::board::decode_position;
+use crate::end_reason::EndReason;
 use crate::record::ShardArrays;
 use koshogi_rules::material::{material_value, search_balance};
+
+/// How the material outlook counts a game won by material adjudication at the ply cap
+/// (`[train] capped_value`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CappedValue {
+    /// As decided: its rows near the end get the result (±1), as any won game's.
+    #[default]
+    Result,
+    /// As the material balance of its last stored position, as a drawn game's.
+    Balance,
+}
 
 /// Per row: the mover's material balance in pawns (mover's pieces minus the opponent's, on the
 /// search's scale, [`search_balance`]); 0 for a row whose board cannot be decoded (such rows
@@ -62,10 +80,23 @@ pub fn material_targets(
     row: usize,
     horizon: u32,
 ) -> MaterialTargets {
+    material_targets_with(arrays, balances, row, horizon, CappedValue::Result)
+}
+
+/// [`material_targets`], with games won on material at the ply cap counted as `capped` says.
+pub fn material_targets_with(
+    arrays: &ShardArrays,
+    balances: &[f32],
+    row: usize,
+    horizon: u32,
+    capped: CappedValue,
+) -> MaterialTargets {
     let seen =
         [horizon, horizon + 1].map(|plies_on| balance_ahead(arrays, balances, row, plies_on));
+    let capped_by_balance =
+        capped == CappedValue::Balance && arrays.end_reason[row] == EndReason::MaterialAtCap.code();
     let outlook = |(balance, reached): (f32, bool)| {
-        if !reached && arrays.game_result[row] != 0 {
+        if !reached && arrays.game_result[row] != 0 && !capped_by_balance {
             // The game was decided before the horizon: its result is the outlook.
             f32::from(arrays.game_result[row])
         } else {
@@ -166,6 +197,7 @@ mod tests {
                     game_result: sign * result_for_black,
                     moves_left: plies - ply,
                     final_material: 0,
+                    end_reason: crate::EndReason::Unknown,
                 }
             })
             .collect()
@@ -253,6 +285,34 @@ mod tests {
         assert_eq!(material_outlook(&a, &balances, 9, 8), -1.0);
         // Within the horizon the balance still counts in a decided game.
         assert_eq!(material_outlook(&a, &balances, 0, 4), 0.0);
+    }
+
+    #[test]
+    fn a_game_won_on_material_at_the_cap_counts_its_balance_when_asked() {
+        // Black wins a 12-ply game at the cap on material: White lost a piece at ply 4.
+        let mut capped = game(1, 12, Some(4), 1);
+        for record in &mut capped {
+            record.end_reason = EndReason::MaterialAtCap;
+        }
+        let a = arrays(&[capped, game(2, 12, Some(4), 1)]);
+        let balances = mover_balances(&a);
+        let outlook = |row, capped| material_targets_with(&a, &balances, row, 8, capped).outlook;
+        // As a decided game (the default, and what version-1 shards get): the result.
+        assert_eq!(outlook(8, CappedValue::Result), 1.0);
+        assert_eq!(outlook(9, CappedValue::Result), -1.0);
+        // As its balance: a piece up for Black (row 8), a piece down for White (row 9).
+        let piece = material_value(balances[8]);
+        assert!(piece > 0.0 && piece < 1.0);
+        assert!((outlook(8, CappedValue::Balance) - piece).abs() < 1e-6);
+        assert!((outlook(9, CappedValue::Balance) + piece).abs() < 1e-6);
+        // A game that ended otherwise keeps its result whatever the setting (game 2's rows
+        // carry no reason).
+        assert_eq!(outlook(12 + 8, CappedValue::Balance), 1.0);
+        // Within the horizon nothing changes.
+        assert_eq!(
+            outlook(0, CappedValue::Balance),
+            outlook(0, CappedValue::Result)
+        );
     }
 
     #[test]

@@ -10,6 +10,7 @@ pub mod material_outlook;
 pub mod value;
 
 pub use material_outlook::{
-    material_ahead, material_outlook, material_targets, mover_balances, MaterialTargets,
+    material_ahead, material_outlook, material_targets, material_targets_with, mover_balances,
+    CappedValue, MaterialTargets,
 };
 pub use value::value_target;

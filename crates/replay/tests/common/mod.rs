@@ -70,6 +70,7 @@ pub fn synthetic_game(
                 },
                 moves_left: plies - ply,
                 final_material: material_for_first * i16::from(sign),
+                end_reason: koshogi_replay::EndReason::CommandDestroyed,
             }
         })
         .collect()
