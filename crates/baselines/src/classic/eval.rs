@@ -115,8 +115,8 @@ pub fn evaluate(position: &Position, terms: EvalTerms) -> i32 {
     }
 }
 
-/// Black's material minus White's, from the per-type counts the position keeps.
-fn material_for_black(position: &Position) -> i32 {
+/// Black's material minus White's in centipawns, from the per-type counts the position keeps.
+pub fn material_for_black(position: &Position) -> i32 {
     PieceKind::ALL
         .iter()
         .map(|&kind| {
