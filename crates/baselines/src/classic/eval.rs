@@ -14,10 +14,12 @@
 //!   one step (a shelter, capped) and pays for every enemy piece within three points of it,
 //!   weighted by that piece's value; a commander that leaves its own half pays per rank.
 //!
-//! The weights are small against material (a rank of advance is 3–8 % of a pawn) so that they
-//! choose among moves of equal material and never buy a piece's loss. They were checked by
-//! matches of the full evaluation against material alone (docs/arena.md, "The classical
-//! engine"); [`EvalTerms::Material`] keeps the material-only variant selectable for such tests.
+//! The weights are small against material (a rank of advance is 1–3 % of a pawn) so that they
+//! choose among moves of equal material and never buy a piece's loss. They were 8 and 3 cp a
+//! rank until matches of the full evaluation against material alone (docs/arena.md, "The
+//! classical engine") showed the material-only side keeping more of its pieces: the advance
+//! term led the engine into fights beyond its horizon. [`EvalTerms::Material`] keeps the
+//! material-only variant selectable for such tests.
 //!
 //! Cost: one pass over the 361 points per call (the search calls it at quiescence leaves only).
 
@@ -66,8 +68,8 @@ fn advance_weight(kind: PieceKind) -> i32 {
 /// Per rank advanced: a foot soldier, any other piece. Large enough that a quiet position has a
 /// plan (the armies start twelve ranks apart, beyond any search's horizon), small against a
 /// pawn's 100 so that no advance is bought with material.
-const ADVANCE_FOOT: i32 = 8;
-const ADVANCE_OTHER: i32 = 3;
+const ADVANCE_FOOT: i32 = 3;
+const ADVANCE_OTHER: i32 = 1;
 /// Bonus for a piece that can still promote while it stands in the enemy's promotion zone.
 const ZONE_BONUS: i32 = 25;
 /// Per friendly piece next to a commander, up to [`SHELTER_CAP`] of them.
@@ -115,8 +117,8 @@ pub fn evaluate(position: &Position, terms: EvalTerms) -> i32 {
     }
 }
 
-/// Black's material minus White's, from the per-type counts the position keeps.
-fn material_for_black(position: &Position) -> i32 {
+/// Black's material minus White's in centipawns, from the per-type counts the position keeps.
+pub fn material_for_black(position: &Position) -> i32 {
     PieceKind::ALL
         .iter()
         .map(|&kind| {

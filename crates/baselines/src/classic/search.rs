@@ -12,8 +12,12 @@
 //! * **null-move pruning**: if handing the opponent a free move still leaves the side to move
 //!   above beta, the position is cut with a search `R` plies shallower. Ko shogi allows real
 //!   passes (§4.6, lion-like pieces), so giving up a move is not the anomaly it is in chess;
-//!   the null move is not tried in principal-variation nodes, twice in a row, or by a side
-//!   with nothing but its commanders (zugzwang-like endings);
+//!   the null move is not tried in principal-variation nodes, twice in a row, below depth 2
+//!   ([`NULL_MOVE_MIN_DEPTH`]), or by a side with nothing but its commanders (zugzwang-like
+//!   endings);
+//! * **futility pruning** at the frontier: a quiet move that changes no material is not
+//!   searched where the static evaluation plus a margin cannot reach alpha
+//!   ([`FUTILITY_MARGIN`]);
 //! * **killer and history ordering** ([`super::ordering`]);
 //! * **late-move reductions**: quiet moves late in the order (not the table move, captures or
 //!   killers) are searched one or two plies shallower first, and again at full depth only if
@@ -42,11 +46,11 @@ use std::time::{Duration, Instant};
 use rand::seq::SliceRandom;
 use rand::Rng;
 
-use koshogi_rules::{Game, Move, Position, RulesOptions};
+use koshogi_rules::{Game, Move, Position, Promotion, RulesOptions};
 
 use crate::game_end::{command_verdict, no_moves_verdict, Verdict};
 
-use super::eval::{evaluate, piece_centipawns, EvalTerms};
+use super::eval::{evaluate, material_for_black, piece_centipawns, EvalTerms};
 use super::exchange::static_exchange;
 use super::ordering::{is_killer_key, is_tactical_key, victims_centipawns, MoveOrdering};
 use super::table::{Bound, TranspositionTable, DEFAULT_TABLE_BYTES};
@@ -68,6 +72,16 @@ const DELTA_MARGIN: i32 = 200;
 /// than nothing, so that the engine plays on rather than repeat an equal position (a yardstick
 /// should win its games, not share them).
 const CONTEMPT: i32 = 30;
+/// Shallowest node that tries a null move. At depth 2 the null move's reply is a quiescence
+/// search (the opponent's captures only): a cheap proof, beside the ~250 moves a depth-2 cut
+/// node would otherwise generate, that the side to move stands well enough without moving.
+const NULL_MOVE_MIN_DEPTH: i32 = 2;
+/// Futility pruning: at the frontier (one ply left) of a non-PV node whose static evaluation
+/// is this far below alpha, a quiet move that changes no material is not searched. Its
+/// quiescence score is at most the evaluation after it (the opponent may stand pat), and a
+/// quiet move changes the positional terms by less than this (the largest: a long-range foot
+/// soldier's advance, a piece arriving next to the enemy commander).
+const FUTILITY_MARGIN: i32 = 250;
 /// How many nodes pass between looks at the clock and the stop flag.
 const CHECK_INTERVAL: u64 = 256;
 
@@ -78,6 +92,8 @@ pub struct ClassicConfig {
     pub null_move: bool,
     pub late_move_reductions: bool,
     pub exchange_pruning: bool,
+    /// Futility pruning of quiet moves at the frontier (see [`FUTILITY_MARGIN`]).
+    pub futility: bool,
     /// Size of the transposition table in bytes.
     pub table_bytes: usize,
 }
@@ -89,6 +105,7 @@ impl Default for ClassicConfig {
             null_move: true,
             late_move_reductions: true,
             exchange_pruning: true,
+            futility: true,
             table_bytes: DEFAULT_TABLE_BYTES,
         }
     }
@@ -494,7 +511,7 @@ impl Searcher<'_> {
         if self.config.null_move
             && allow_null
             && !principal_node
-            && depth >= 3
+            && depth >= NULL_MOVE_MIN_DEPTH
             && beta.abs() < WIN_BOUND
             && has_more_than_commanders(position)
             && evaluate(position, self.config.eval) >= beta
@@ -521,6 +538,16 @@ impl Searcher<'_> {
             }
         }
 
+        // Futility pruning (see [`FUTILITY_MARGIN`]): the bound a pruned quiet move scores, and
+        // the material it must leave unchanged.
+        let futility =
+            if self.config.futility && !principal_node && depth == 1 && alpha.abs() < WIN_BOUND {
+                let bound = evaluate(position, self.config.eval) + FUTILITY_MARGIN;
+                (bound <= alpha).then(|| (bound, material_for_black(position)))
+            } else {
+                None
+            };
+
         let (mut moves, mut ordered) = self.lists(ply);
         moves.clear();
         position.generate_moves(self.options, &mut moves);
@@ -538,6 +565,17 @@ impl Searcher<'_> {
         for (searched, &(order_key, mv)) in ordered.iter().enumerate() {
             let quiet = !is_tactical_key(order_key) && !is_killer_key(order_key);
             let undo = position.play(&mv, self.options);
+            if let Some((bound, material)) = futility {
+                if searched > 0
+                    && quiet
+                    && mv.promotion() != Promotion::Promote
+                    && material_for_black(position) == material
+                {
+                    position.undo(undo);
+                    best = best.max(bound);
+                    continue;
+                }
+            }
             self.line.push(position.hash());
             let mut score;
             if searched == 0 {
@@ -637,7 +675,7 @@ impl Searcher<'_> {
         let mut best = stand_pat;
         for &(_, mv) in ordered.iter() {
             let victims = victims_centipawns(position, &mv);
-            let promotes = mv.promotion() == koshogi_rules::Promotion::Promote;
+            let promotes = mv.promotion() == Promotion::Promote;
             if !promotes && stand_pat + victims + DELTA_MARGIN <= alpha {
                 continue;
             }

@@ -6,7 +6,7 @@
 //! | `nodes=N` | visit at most N positions per move | 100000 when no other limit is given |
 //! | `depth=D` | deepest iteration, 1 to 64 | — |
 //! | `eval=full\|material` | evaluation terms ([`EvalTerms`]) | `full` |
-//! | `null=on\|off`, `lmr=on\|off`, `see=on\|off` | null move, late-move reductions, exchange pruning | `on` |
+//! | `null=on\|off`, `lmr=on\|off`, `see=on\|off`, `futility=on\|off` | null move, late-move reductions, exchange pruning, frontier futility pruning | `on` |
 //! | `hash=MIB` | transposition table size in MiB, 1 to 4096 | 16 |
 //!
 //! Several limits may be given; the first reached stops the search. `nodes` and `depth` make
@@ -46,6 +46,7 @@ pub struct ClassicSpec {
     pub null_move: bool,
     pub late_move_reductions: bool,
     pub exchange_pruning: bool,
+    pub futility: bool,
     pub hash_mib: u32,
 }
 
@@ -59,6 +60,7 @@ impl Default for ClassicSpec {
             null_move: true,
             late_move_reductions: true,
             exchange_pruning: true,
+            futility: true,
             hash_mib: 16,
         }
     }
@@ -69,7 +71,7 @@ impl Default for ClassicSpec {
 pub enum ClassicSpecError {
     #[error(
         "unknown classic setting `{0}`: expected movetime=MS, nodes=N, depth=D, \
-         eval=full|material, null=on|off, lmr=on|off, see=on|off or hash=MIB"
+         eval=full|material, null=on|off, lmr=on|off, see=on|off, futility=on|off or hash=MIB"
     )]
     UnknownKey(String),
     #[error("classic setting `{0}`: {1}")]
@@ -138,6 +140,7 @@ impl ClassicSpec {
                 "null" => spec.null_move = switch(value)?,
                 "lmr" => spec.late_move_reductions = switch(value)?,
                 "see" => spec.exchange_pruning = switch(value)?,
+                "futility" => spec.futility = switch(value)?,
                 "hash" => {
                     spec.hash_mib = value
                         .parse::<u32>()
@@ -159,6 +162,7 @@ impl ClassicSpec {
             null_move: self.null_move,
             late_move_reductions: self.late_move_reductions,
             exchange_pruning: self.exchange_pruning,
+            futility: self.futility,
             table_bytes: self.hash_mib as usize * (1 << 20),
         }
     }
@@ -206,6 +210,9 @@ impl fmt::Display for ClassicSpec {
         if self.exchange_pruning != default.exchange_pruning {
             items.push(format!("see={}", on_off(self.exchange_pruning)));
         }
+        if self.futility != default.futility {
+            items.push(format!("futility={}", on_off(self.futility)));
+        }
         if self.hash_mib != default.hash_mib {
             items.push(format!("hash={}", self.hash_mib));
         }
@@ -224,7 +231,7 @@ mod tests {
     #[test]
     fn reads_every_setting_and_prints_it_back() {
         let spec = ClassicSpec::parse_settings(
-            "movetime=1000, nodes=5000,depth=7,eval=material,null=off,lmr=off,see=off,hash=64",
+            "movetime=1000, nodes=5000,depth=7,eval=material,null=off,lmr=off,see=off,futility=off,hash=64",
         )
         .unwrap();
         assert_eq!(spec.movetime_ms, Some(1000));
@@ -232,10 +239,11 @@ mod tests {
         assert_eq!(spec.depth, Some(7));
         assert_eq!(spec.eval, EvalTerms::Material);
         assert!(!spec.null_move && !spec.late_move_reductions && !spec.exchange_pruning);
+        assert!(!spec.futility);
         assert_eq!(spec.config().table_bytes, 64 << 20);
         assert_eq!(
             spec.to_string(),
-            "classic@movetime=1000,nodes=5000,depth=7,eval=material,null=off,lmr=off,see=off,hash=64"
+            "classic@movetime=1000,nodes=5000,depth=7,eval=material,null=off,lmr=off,see=off,futility=off,hash=64"
         );
         assert_eq!(ClassicSpec::default().to_string(), "classic");
         let movetime = ClassicSpec::parse_settings("movetime=250").unwrap();

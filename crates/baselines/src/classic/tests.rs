@@ -189,3 +189,51 @@ fn every_part_switched_off_still_finds_the_same_tactics() {
     let mv = classic_move(&game, &spec, &mut ChaCha8Rng::seed_from_u64(3)).unwrap();
     assert!(mv.to_string().starts_with("10hx10c"), "{mv}");
 }
+
+/// The start position and a middle-game position of a greedy-vs-greedy game (quiet moves by
+/// the hundred, a few captures).
+fn quiet_and_busy_positions() -> Vec<Game> {
+    let start = Game::new(RulesOptions::default());
+    let mut busy = start.clone();
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    for _ in 0..60 {
+        let Some(mv) = crate::greedy::greedy_move(&busy, &mut rng) else {
+            break;
+        };
+        busy.play(mv);
+    }
+    vec![start, busy]
+}
+
+fn search_with(game: &Game, spec: &str) -> ClassicResult {
+    let spec = ClassicSpec::parse_settings(spec).unwrap();
+    ClassicEngine::new(spec.config())
+        .search(
+            game,
+            &spec.limits(),
+            &mut ChaCha8Rng::seed_from_u64(7),
+            &mut |_| {},
+        )
+        .expect("a legal move")
+}
+
+#[test]
+fn futility_pruning_keeps_the_score_and_saves_nodes() {
+    let (mut pruned_nodes, mut full_nodes) = (0, 0);
+    for game in quiet_and_busy_positions() {
+        let base = "depth=3,null=off,lmr=off";
+        let pruned = search_with(&game, base);
+        let full = search_with(&game, &format!("{base},futility=off"));
+        // Pruned quiet moves change no material and less position than the margin: the
+        // score is the same.
+        assert_eq!(pruned.score, full.score);
+        assert!(pruned.nodes <= full.nodes);
+        pruned_nodes += pruned.nodes;
+        full_nodes += full.nodes;
+    }
+    eprintln!("futility: {pruned_nodes} nodes against {full_nodes}");
+    assert!(
+        pruned_nodes * 20 < full_nodes * 19,
+        "{pruned_nodes} nodes pruned, {full_nodes} without"
+    );
+}
