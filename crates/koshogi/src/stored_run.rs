@@ -30,7 +30,9 @@ use koshogi_run_store::layout::{
 };
 use koshogi_run_store::local_checkpoints::{list_checkpoints, read_accepted};
 use koshogi_run_store::tree::SentFiles;
-use koshogi_run_store::{checkpoints, outbox, tree, RemoteRun, StoreError, DEFAULT_PATIENCE};
+use koshogi_run_store::{
+    outbox, remote_checkpoints, tree, RemoteRun, StoreError, DEFAULT_PATIENCE,
+};
 use koshogi_train::checkpoint_manager::{steps_to_keep, CheckpointConfig};
 
 use crate::run_config::RunConfig;
@@ -343,7 +345,7 @@ pub fn fetch_playing_checkpoint(
     let wanted = if gated {
         fetch_accepted(remote, &local)?
     } else {
-        checkpoints::latest(remote)?
+        remote_checkpoints::latest(remote)?
     };
     let Some(step) = wanted else {
         return Ok(());
@@ -352,7 +354,7 @@ pub fn fetch_playing_checkpoint(
         .map(|all| all.iter().map(|c| c.step).collect())
         .unwrap_or_default();
     if !present.contains(&step) && (gated || present.last().is_none_or(|&newest| newest < step)) {
-        checkpoints::fetch(remote, step, &local)?;
+        remote_checkpoints::fetch(remote, step, &local)?;
         tracing::info!("fetched checkpoint step {step} from {}", remote.url());
     }
     // Bounded cache: the evaluator has loaded what it plays into memory.
@@ -392,7 +394,7 @@ pub fn prepare_trainer_cache(remote: &RemoteRun, cache: &Path, resume: bool) -> 
         std::fs::remove_dir_all(&local).with_context(|| format!("clearing {}", local.display()))?;
     }
     std::fs::create_dir_all(&local).with_context(|| format!("creating {}", local.display()))?;
-    let (published, _) = checkpoints::list(remote)?;
+    let (published, _) = remote_checkpoints::list(remote)?;
     if let Some(&newest) = published.last() {
         if !resume {
             return Err(anyhow!(
@@ -400,10 +402,10 @@ pub fn prepare_trainer_cache(remote: &RemoteRun, cache: &Path, resume: bool) -> 
                 remote.url()
             ));
         }
-        let step = checkpoints::latest(remote)?
+        let step = remote_checkpoints::latest(remote)?
             .filter(|s| published.contains(s))
             .unwrap_or(newest);
-        checkpoints::fetch(remote, step, &local)?;
+        remote_checkpoints::fetch(remote, step, &local)?;
         fetch_accepted(remote, &local)?;
         tracing::info!("resuming from checkpoint step {step} of {}", remote.url());
     }
@@ -422,7 +424,7 @@ pub fn trainer_sync(
     let mut primed = false;
     move |last| {
         if !primed {
-            published = checkpoints::list(&remote)?.0;
+            published = remote_checkpoints::list(&remote)?.0;
             primed = true;
         }
         let local = cache.join(CHECKPOINTS_DIR);
@@ -437,7 +439,7 @@ pub fn trainer_sync(
             .filter(|e| !published.contains(&e.step))
             .collect();
         for entry in unpublished {
-            let bytes = checkpoints::publish(&remote, &entry.path, entry.step)?;
+            let bytes = remote_checkpoints::publish(&remote, &entry.path, entry.step)?;
             tracing::info!(
                 "published checkpoint step {} ({bytes} bytes) to {}",
                 entry.step,
@@ -447,7 +449,7 @@ pub fn trainer_sync(
             new = true;
         }
         if new {
-            let (complete, _) = checkpoints::list(&remote)?;
+            let (complete, _) = remote_checkpoints::list(&remote)?;
             let steps: Vec<u64> = complete.iter().copied().collect();
             let mut kept = steps_to_keep(&steps, &keep);
             kept.extend(complete.last().copied());
@@ -455,7 +457,7 @@ pub fn trainer_sync(
             kept.extend(fetch_accepted(&remote, &local)?);
             // Pruned steps stay in `published`: the local policy drops them too, and they
             // must never be sent again.
-            checkpoints::prune(&remote, &kept)?;
+            remote_checkpoints::prune(&remote, &kept)?;
         }
         tensorboard.pass(&remote, &cache, last)
     }
@@ -467,7 +469,7 @@ pub fn trainer_sync(
 pub fn prepare_ladder_cache(remote: &RemoteRun, cache: &Path) -> Result<()> {
     let local = cache.join(CHECKPOINTS_DIR);
     std::fs::create_dir_all(&local).with_context(|| format!("creating {}", local.display()))?;
-    let (published, _) = checkpoints::list(remote)?;
+    let (published, _) = remote_checkpoints::list(remote)?;
     mirror_checkpoints(remote, &local, &published, &published)?;
     fetch_accepted(remote, &local)?;
     tree::pull(remote, ARENA_DIR, cache, |_| false)?;
@@ -487,10 +489,10 @@ pub fn fetch_gate_checkpoints(remote: &RemoteRun, cache: &Path) -> Result<()> {
     let local = cache.join(CHECKPOINTS_DIR);
     std::fs::create_dir_all(&local).with_context(|| format!("creating {}", local.display()))?;
     let accepted = fetch_accepted(remote, &local)?;
-    let (published, _) = checkpoints::list(remote)?;
+    let (published, _) = remote_checkpoints::list(remote)?;
     let mut wanted: BTreeSet<u64> = accepted.into_iter().collect();
     wanted.extend(published.first().copied()); // step 0: the first accepted one
-    wanted.extend(checkpoints::latest(remote)?.filter(|s| published.contains(s)));
+    wanted.extend(remote_checkpoints::latest(remote)?.filter(|s| published.contains(s)));
     mirror_checkpoints(remote, &local, &wanted, &published)
 }
 
@@ -516,7 +518,7 @@ fn mirror_checkpoints(
         }
     }
     for &step in wanted.intersection(published) {
-        checkpoints::fetch(remote, step, local_checkpoints)?;
+        remote_checkpoints::fetch(remote, step, local_checkpoints)?;
     }
     Ok(())
 }

@@ -5,11 +5,11 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use crate::checkpoints;
 use crate::layout::{
     parse_checkpoint_dir_name, ACCEPTED_FILE, ARENA_DIR, CHECKPOINTS_DIR, CONFIG_FILE, EVAL_DIR,
     GAMES_DIR, SHARDS_DIR, TENSORBOARD_DIR,
 };
+use crate::remote_checkpoints;
 use crate::{RemoteRun, StoreError};
 
 /// Directories copied file by file (checkpoints are published or fetched whole instead).
@@ -65,7 +65,7 @@ pub fn push_run(local: &Path, remote: &RemoteRun) -> Result<Copied, StoreError> 
             copied.files += 1;
         }
     }
-    let (published, _) = checkpoints::list(remote)?;
+    let (published, _) = remote_checkpoints::list(remote)?;
     let mut steps: Vec<(u64, std::path::PathBuf)> = Vec::new();
     if let Ok(entries) = std::fs::read_dir(local.join(CHECKPOINTS_DIR)) {
         for entry in entries.flatten() {
@@ -80,7 +80,7 @@ pub fn push_run(local: &Path, remote: &RemoteRun) -> Result<Copied, StoreError> 
     steps.sort();
     for (step, dir) in steps {
         if !published.contains(&step) {
-            checkpoints::publish(remote, &dir, step)?;
+            remote_checkpoints::publish(remote, &dir, step)?;
             copied.checkpoints += 1;
         }
     }
@@ -106,13 +106,13 @@ pub fn pull_run(remote: &RemoteRun, local: &Path) -> Result<Copied, StoreError> 
     let local_checkpoints = local.join(CHECKPOINTS_DIR);
     std::fs::create_dir_all(&local_checkpoints)
         .map_err(StoreError::local("creating", &local_checkpoints))?;
-    let (published, _) = checkpoints::list(remote)?;
+    let (published, _) = remote_checkpoints::list(remote)?;
     for step in published {
         let exists = local_checkpoints
             .join(crate::layout::checkpoint_dir_name(step))
             .is_dir();
         if !exists {
-            checkpoints::fetch(remote, step, &local_checkpoints)?;
+            remote_checkpoints::fetch(remote, step, &local_checkpoints)?;
             copied.checkpoints += 1;
         }
     }

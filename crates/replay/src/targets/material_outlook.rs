@@ -19,7 +19,7 @@
 //! last stored position.
 
 use crate::board::decode_position;
-use crate::record::ShardArrays;
+use crate::training_positions::ShardArrays;
 use koshogi_rules::material::{material_value, search_balance};
 
 /// Per row: the mover's material balance in pawns (mover's pieces minus the opponent's, on the
@@ -121,7 +121,7 @@ fn balance_ahead(arrays: &ShardArrays, balances: &[f32], row: usize, plies_on: u
 mod tests {
     use super::*;
     use crate::board::encode_position;
-    use crate::record::PositionRecord;
+    use crate::training_positions::PositionRecord;
     use koshogi_rules::material::MATERIAL_TEMPERATURE;
     use koshogi_rules::{Color, Position};
 
