@@ -26,7 +26,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, Context, Result};
 use koshogi_run_store::layout::{
-    ACCEPTED_FILE, ARENA_DIR, CHECKPOINTS_DIR, CONFIG_FILE, GAMES_DIR, SHARDS_DIR, TENSORBOARD_DIR,
+    accepted_key, RunLayout, ACCEPTED_FILE, ARENA_DIR, CONFIG_FILE, GAMES_DIR, SHARDS_DIR,
+    TENSORBOARD_DIR,
 };
 use koshogi_run_store::local_checkpoints::{list_checkpoints, read_accepted};
 use koshogi_run_store::tree::SentFiles;
@@ -207,8 +208,9 @@ pub fn resolve_config(
         ),
         Some(_) => {}
     }
-    koshogi_files::atomic::write_atomic(&cache.join(CONFIG_FILE), text.as_bytes())
-        .with_context(|| format!("writing {}", cache.join(CONFIG_FILE).display()))?;
+    let kept = RunLayout::new(cache).config_file();
+    koshogi_files::atomic::write_atomic(&kept, text.as_bytes())
+        .with_context(|| format!("writing {}", kept.display()))?;
     Ok((parsed, text))
 }
 
@@ -336,7 +338,7 @@ pub fn fetch_playing_checkpoint(
     cache: &Path,
     gated: bool,
 ) -> Result<(), StoreError> {
-    let local = cache.join(CHECKPOINTS_DIR);
+    let local = RunLayout::new(cache).checkpoints_dir();
     std::fs::create_dir_all(&local).map_err(|e| StoreError::Local {
         action: "creating",
         path: local.clone(),
@@ -377,8 +379,18 @@ pub fn selfplay_sync(
 ) -> impl FnMut(bool) -> Result<(), StoreError> + Send {
     let mut tensorboard = TensorboardSender::new();
     move |last| {
-        outbox::send_and_remove(&remote, &cache.join(SHARDS_DIR), SHARDS_DIR, is_shard)?;
-        outbox::send_and_remove(&remote, &cache.join(GAMES_DIR), GAMES_DIR, is_game_record)?;
+        outbox::send_and_remove(
+            &remote,
+            &RunLayout::new(&cache).shards_dir(),
+            SHARDS_DIR,
+            is_shard,
+        )?;
+        outbox::send_and_remove(
+            &remote,
+            &RunLayout::new(&cache).games_dir(),
+            GAMES_DIR,
+            is_game_record,
+        )?;
         if !last {
             fetch_playing_checkpoint(&remote, &cache, gated)?;
         }
@@ -389,7 +401,7 @@ pub fn selfplay_sync(
 /// Prepares the trainer's cache: the store is the truth, so local checkpoints are replaced by
 /// the newest published one (and the accepted marker), from which `--resume` continues.
 pub fn prepare_trainer_cache(remote: &RemoteRun, cache: &Path, resume: bool) -> Result<()> {
-    let local = cache.join(CHECKPOINTS_DIR);
+    let local = RunLayout::new(cache).checkpoints_dir();
     if local.exists() {
         std::fs::remove_dir_all(&local).with_context(|| format!("clearing {}", local.display()))?;
     }
@@ -427,7 +439,7 @@ pub fn trainer_sync(
             published = remote_checkpoints::list(&remote)?.0;
             primed = true;
         }
-        let local = cache.join(CHECKPOINTS_DIR);
+        let local = RunLayout::new(&cache).checkpoints_dir();
         let entries = list_checkpoints(&local).map_err(|e| StoreError::Local {
             action: "listing",
             path: local.clone(),
@@ -467,7 +479,7 @@ pub fn trainer_sync(
 /// cache too), the accepted marker, and the arena's earlier tables and games, so the ladder
 /// continues where the last one, on any machine, stopped.
 pub fn prepare_ladder_cache(remote: &RemoteRun, cache: &Path) -> Result<()> {
-    let local = cache.join(CHECKPOINTS_DIR);
+    let local = RunLayout::new(cache).checkpoints_dir();
     std::fs::create_dir_all(&local).with_context(|| format!("creating {}", local.display()))?;
     let (published, _) = remote_checkpoints::list(remote)?;
     mirror_checkpoints(remote, &local, &published, &published)?;
@@ -486,7 +498,7 @@ pub fn send_ladder_results(remote: &RemoteRun, cache: &Path) -> Result<()> {
 /// Brings what the gate compares into its cache: the accepted marker and checkpoint, and the
 /// newest published checkpoint; older ones leave the cache.
 pub fn fetch_gate_checkpoints(remote: &RemoteRun, cache: &Path) -> Result<()> {
-    let local = cache.join(CHECKPOINTS_DIR);
+    let local = RunLayout::new(cache).checkpoints_dir();
     std::fs::create_dir_all(&local).with_context(|| format!("creating {}", local.display()))?;
     let accepted = fetch_accepted(remote, &local)?;
     let (published, _) = remote_checkpoints::list(remote)?;
@@ -498,8 +510,7 @@ pub fn fetch_gate_checkpoints(remote: &RemoteRun, cache: &Path) -> Result<()> {
 
 /// Brings the store's `accepted.json` (if any) into `local_checkpoints` and returns its step.
 fn fetch_accepted(remote: &RemoteRun, local_checkpoints: &Path) -> Result<Option<u64>, StoreError> {
-    let key = format!("{CHECKPOINTS_DIR}/{ACCEPTED_FILE}");
-    remote.download(&key, &local_checkpoints.join(ACCEPTED_FILE))?;
+    remote.download(&accepted_key(), &local_checkpoints.join(ACCEPTED_FILE))?;
     Ok(read_accepted(local_checkpoints))
 }
 

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use crate::layout::{
-    parse_checkpoint_dir_name, ACCEPTED_FILE, ARENA_DIR, CHECKPOINTS_DIR, CONFIG_FILE, EVAL_DIR,
+    accepted_key, parse_checkpoint_dir_name, RunLayout, ARENA_DIR, CONFIG_FILE, EVAL_DIR,
     GAMES_DIR, SHARDS_DIR, TENSORBOARD_DIR,
 };
 use crate::remote_checkpoints;
@@ -27,7 +27,7 @@ pub struct Copied {
 /// newest. Refuses a store that holds a different `config.toml`.
 pub fn push_run(local: &Path, remote: &RemoteRun) -> Result<Copied, StoreError> {
     let mut copied = Copied::default();
-    let config = local.join(CONFIG_FILE);
+    let config = RunLayout::new(local).config_file();
     if config.is_file() {
         let text = std::fs::read(&config).map_err(StoreError::local("reading", &config))?;
         match remote.get(CONFIG_FILE, 1 << 20)? {
@@ -67,7 +67,7 @@ pub fn push_run(local: &Path, remote: &RemoteRun) -> Result<Copied, StoreError> 
     }
     let (published, _) = remote_checkpoints::list(remote)?;
     let mut steps: Vec<(u64, std::path::PathBuf)> = Vec::new();
-    if let Ok(entries) = std::fs::read_dir(local.join(CHECKPOINTS_DIR)) {
+    if let Ok(entries) = std::fs::read_dir(RunLayout::new(local).checkpoints_dir()) {
         for entry in entries.flatten() {
             let name = entry.file_name().to_string_lossy().into_owned();
             if let Some(step) = parse_checkpoint_dir_name(&name) {
@@ -84,9 +84,9 @@ pub fn push_run(local: &Path, remote: &RemoteRun) -> Result<Copied, StoreError> 
             copied.checkpoints += 1;
         }
     }
-    let accepted = local.join(CHECKPOINTS_DIR).join(ACCEPTED_FILE);
+    let accepted = RunLayout::new(local).accepted_file();
     if accepted.is_file() {
-        remote.put_file(&format!("{CHECKPOINTS_DIR}/{ACCEPTED_FILE}"), &accepted)?;
+        remote.put_file(&accepted_key(), &accepted)?;
         copied.files += 1;
     }
     Ok(copied)
@@ -97,13 +97,13 @@ pub fn push_run(local: &Path, remote: &RemoteRun) -> Result<Copied, StoreError> 
 pub fn pull_run(remote: &RemoteRun, local: &Path) -> Result<Copied, StoreError> {
     let mut copied = Copied::default();
     std::fs::create_dir_all(local).map_err(StoreError::local("creating", local))?;
-    if remote.download(CONFIG_FILE, &local.join(CONFIG_FILE))? {
+    if remote.download(CONFIG_FILE, &RunLayout::new(local).config_file())? {
         copied.files += 1;
     }
     for dir in PLAIN_DIRS {
         copied.files += crate::tree::pull(remote, dir, local, |_| false)?;
     }
-    let local_checkpoints = local.join(CHECKPOINTS_DIR);
+    let local_checkpoints = RunLayout::new(local).checkpoints_dir();
     std::fs::create_dir_all(&local_checkpoints)
         .map_err(StoreError::local("creating", &local_checkpoints))?;
     let (published, _) = remote_checkpoints::list(remote)?;
@@ -116,8 +116,7 @@ pub fn pull_run(remote: &RemoteRun, local: &Path) -> Result<Copied, StoreError> 
             copied.checkpoints += 1;
         }
     }
-    let accepted_key = format!("{CHECKPOINTS_DIR}/{ACCEPTED_FILE}");
-    if remote.download(&accepted_key, &local_checkpoints.join(ACCEPTED_FILE))? {
+    if remote.download(&accepted_key(), &RunLayout::new(local).accepted_file())? {
         copied.files += 1;
     }
     Ok(copied)
