@@ -10,9 +10,9 @@ use std::time::Duration;
 
 use anyhow::{anyhow, Result};
 use clap::Args;
+use koshogi_arena::gate::Gatekeeper;
 use koshogi_run_store::layout::{accepted_key, RunLayout};
 
-use crate::gatekeeper::Gatekeeper;
 use crate::interrupt::stop_flag_on_interrupt;
 use crate::run_config::{RunConfig, RunLocation};
 use crate::stored_run::{self, Cache, StoreOptions};
@@ -45,7 +45,7 @@ pub fn run(args: GateArgs) -> Result<()> {
         let layout = RunLayout::new(&cache.dir);
         let accepted_file = layout.accepted_file();
         let accepted_key = accepted_key();
-        let mut keeper = Gatekeeper::new(config, layout.checkpoints_dir());
+        let mut keeper = Gatekeeper::new(config.gate, config.inference, layout.checkpoints_dir());
         loop {
             stored_run::fetch_gate_checkpoints(&remote, &cache.dir)?;
             let before = std::fs::read(&accepted_file).ok();
@@ -62,7 +62,11 @@ pub fn run(args: GateArgs) -> Result<()> {
     }
     let (config, _, run_dir) = args.location.resolve()?;
     check_enabled(&config)?;
-    let mut keeper = Gatekeeper::new(config, RunLayout::new(run_dir).checkpoints_dir());
+    let mut keeper = Gatekeeper::new(
+        config.gate,
+        config.inference,
+        RunLayout::new(run_dir).checkpoints_dir(),
+    );
     loop {
         keeper.step()?;
         if args.once || wait(poll, &stop) {
