@@ -1,12 +1,12 @@
 //! The object-store checkpoint files a worker reads before taking a checkpoint
-//! (`koshogi_run_store::checkpoints`), driven through a `memory://` store exactly as workers
+//! (`koshogi_run_store::remote_checkpoints`), driven through a `memory://` store exactly as workers
 //! call them. The first byte picks which file the rest is:
 //!
-//! * even: the pointer `checkpoints/latest.json` (`checkpoints::latest`); a step it names is
+//! * even: the pointer `checkpoints/latest.json` (`remote_checkpoints::latest`); a step it names is
 //!   then fetched as a worker would (nothing is published there, so that fails);
 //! * odd: the marker `checkpoints/step-000000005/published.json` of a stored checkpoint
 //!   whose files are `model.json` (3 bytes), `model.safetensors` (100) and
-//!   `trainer_state.json` (10) (`checkpoints::fetch` of step 5 into a local directory).
+//!   `trainer_state.json` (10) (`remote_checkpoints::fetch` of step 5 into a local directory).
 //!
 //! A fetch either gives the complete `step-000000005/` directory holding exactly the files the
 //! marker lists, each with the stored bytes, or an error with nothing left in the local
@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::OnceLock;
 
-use koshogi_run_store::checkpoints::{fetch, latest};
+use koshogi_run_store::remote_checkpoints::{fetch, latest};
 use koshogi_run_store::RemoteRun;
 use libfuzzer_sys::fuzz_target;
 

@@ -10,7 +10,8 @@
 //! * [`players`]: Ko shogi players — the classical baselines of koshogi-baselines as match
 //!   players, network players, other engines as subprocesses — and the `random | greedy |
 //!   ab:<depth> | … | engine:<command>` syntax that names them;
-//! * [`gate`](mod@gate): should a candidate checkpoint replace the incumbent;
+//! * [`gate`](mod@gate): should a candidate checkpoint replace the incumbent, and the gatekeeper
+//!   that asks it of each new checkpoint of a run;
 //! * [`ladder`]: rating all checkpoints of a training run together, with fixed baselines;
 //! * [`evaluation`]: `koshogi eval`, one checkpoint against fixed opponents, as a table.
 //!

@@ -9,7 +9,6 @@
 
 mod commands;
 mod engine_settings;
-mod gatekeeper;
 mod interrupt;
 mod match_progress;
 mod network_flags;

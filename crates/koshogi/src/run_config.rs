@@ -12,6 +12,7 @@ use koshogi_arena::gate::GateConfig;
 use koshogi_mcts::{DriverConfig, SearchConfig};
 use koshogi_nn::{ModelConfig, RuntimeConfig};
 use koshogi_rules::RulesOptions;
+use koshogi_run_store::layout::RunLayout;
 use koshogi_selfplay::SelfplayConfig;
 use koshogi_train::{config_hash, TrainConfig, TrainerSetup};
 use serde::{Deserialize, Serialize};
@@ -109,7 +110,7 @@ pub fn require_local_run(run: &Path) -> Result<()> {
 pub fn prepare_run_dir(run_dir: &Path, config_text: &str) -> Result<()> {
     std::fs::create_dir_all(run_dir)
         .with_context(|| format!("creating the run directory {}", run_dir.display()))?;
-    let kept = run_dir.join(RUN_CONFIG_FILE);
+    let kept = RunLayout::new(run_dir).config_file();
     if !kept.exists() && !config_text.is_empty() {
         // Atomically: a crash must not leave a truncated copy that every later start keeps.
         koshogi_files::atomic::write_atomic(&kept, config_text.as_bytes())
@@ -171,7 +172,7 @@ impl RunConfig {
     /// `--config`, else the run directory's own copy, else the defaults; returns the
     /// configuration and the text to keep in the run directory.
     pub fn resolve(config: Option<&Path>, run_dir: &Path) -> Result<(RunConfig, String)> {
-        let kept = run_dir.join(RUN_CONFIG_FILE);
+        let kept = RunLayout::new(run_dir).config_file();
         let path = match config {
             Some(path) => path.to_path_buf(),
             None if kept.exists() => kept,

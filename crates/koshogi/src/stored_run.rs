@@ -26,11 +26,14 @@ use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, Context, Result};
 use koshogi_run_store::layout::{
-    ACCEPTED_FILE, ARENA_DIR, CHECKPOINTS_DIR, CONFIG_FILE, GAMES_DIR, SHARDS_DIR, TENSORBOARD_DIR,
+    accepted_key, RunLayout, ACCEPTED_FILE, ARENA_DIR, CONFIG_FILE, GAMES_DIR, SHARDS_DIR,
+    TENSORBOARD_DIR,
 };
 use koshogi_run_store::local_checkpoints::{list_checkpoints, read_accepted};
 use koshogi_run_store::tree::SentFiles;
-use koshogi_run_store::{checkpoints, outbox, tree, RemoteRun, StoreError, DEFAULT_PATIENCE};
+use koshogi_run_store::{
+    outbox, remote_checkpoints, tree, RemoteRun, StoreError, DEFAULT_PATIENCE,
+};
 use koshogi_train::checkpoint_manager::{steps_to_keep, CheckpointConfig};
 
 use crate::run_config::RunConfig;
@@ -205,8 +208,9 @@ pub fn resolve_config(
         ),
         Some(_) => {}
     }
-    koshogi_files::atomic::write_atomic(&cache.join(CONFIG_FILE), text.as_bytes())
-        .with_context(|| format!("writing {}", cache.join(CONFIG_FILE).display()))?;
+    let kept = RunLayout::new(cache).config_file();
+    koshogi_files::atomic::write_atomic(&kept, text.as_bytes())
+        .with_context(|| format!("writing {}", kept.display()))?;
     Ok((parsed, text))
 }
 
@@ -334,7 +338,7 @@ pub fn fetch_playing_checkpoint(
     cache: &Path,
     gated: bool,
 ) -> Result<(), StoreError> {
-    let local = cache.join(CHECKPOINTS_DIR);
+    let local = RunLayout::new(cache).checkpoints_dir();
     std::fs::create_dir_all(&local).map_err(|e| StoreError::Local {
         action: "creating",
         path: local.clone(),
@@ -343,7 +347,7 @@ pub fn fetch_playing_checkpoint(
     let wanted = if gated {
         fetch_accepted(remote, &local)?
     } else {
-        checkpoints::latest(remote)?
+        remote_checkpoints::latest(remote)?
     };
     let Some(step) = wanted else {
         return Ok(());
@@ -352,7 +356,7 @@ pub fn fetch_playing_checkpoint(
         .map(|all| all.iter().map(|c| c.step).collect())
         .unwrap_or_default();
     if !present.contains(&step) && (gated || present.last().is_none_or(|&newest| newest < step)) {
-        checkpoints::fetch(remote, step, &local)?;
+        remote_checkpoints::fetch(remote, step, &local)?;
         tracing::info!("fetched checkpoint step {step} from {}", remote.url());
     }
     // Bounded cache: the evaluator has loaded what it plays into memory.
@@ -375,8 +379,18 @@ pub fn selfplay_sync(
 ) -> impl FnMut(bool) -> Result<(), StoreError> + Send {
     let mut tensorboard = TensorboardSender::new();
     move |last| {
-        outbox::send_and_remove(&remote, &cache.join(SHARDS_DIR), SHARDS_DIR, is_shard)?;
-        outbox::send_and_remove(&remote, &cache.join(GAMES_DIR), GAMES_DIR, is_game_record)?;
+        outbox::send_and_remove(
+            &remote,
+            &RunLayout::new(&cache).shards_dir(),
+            SHARDS_DIR,
+            is_shard,
+        )?;
+        outbox::send_and_remove(
+            &remote,
+            &RunLayout::new(&cache).games_dir(),
+            GAMES_DIR,
+            is_game_record,
+        )?;
         if !last {
             fetch_playing_checkpoint(&remote, &cache, gated)?;
         }
@@ -387,12 +401,12 @@ pub fn selfplay_sync(
 /// Prepares the trainer's cache: the store is the truth, so local checkpoints are replaced by
 /// the newest published one (and the accepted marker), from which `--resume` continues.
 pub fn prepare_trainer_cache(remote: &RemoteRun, cache: &Path, resume: bool) -> Result<()> {
-    let local = cache.join(CHECKPOINTS_DIR);
+    let local = RunLayout::new(cache).checkpoints_dir();
     if local.exists() {
         std::fs::remove_dir_all(&local).with_context(|| format!("clearing {}", local.display()))?;
     }
     std::fs::create_dir_all(&local).with_context(|| format!("creating {}", local.display()))?;
-    let (published, _) = checkpoints::list(remote)?;
+    let (published, _) = remote_checkpoints::list(remote)?;
     if let Some(&newest) = published.last() {
         if !resume {
             return Err(anyhow!(
@@ -400,10 +414,10 @@ pub fn prepare_trainer_cache(remote: &RemoteRun, cache: &Path, resume: bool) -> 
                 remote.url()
             ));
         }
-        let step = checkpoints::latest(remote)?
+        let step = remote_checkpoints::latest(remote)?
             .filter(|s| published.contains(s))
             .unwrap_or(newest);
-        checkpoints::fetch(remote, step, &local)?;
+        remote_checkpoints::fetch(remote, step, &local)?;
         fetch_accepted(remote, &local)?;
         tracing::info!("resuming from checkpoint step {step} of {}", remote.url());
     }
@@ -422,10 +436,10 @@ pub fn trainer_sync(
     let mut primed = false;
     move |last| {
         if !primed {
-            published = checkpoints::list(&remote)?.0;
+            published = remote_checkpoints::list(&remote)?.0;
             primed = true;
         }
-        let local = cache.join(CHECKPOINTS_DIR);
+        let local = RunLayout::new(&cache).checkpoints_dir();
         let entries = list_checkpoints(&local).map_err(|e| StoreError::Local {
             action: "listing",
             path: local.clone(),
@@ -437,7 +451,7 @@ pub fn trainer_sync(
             .filter(|e| !published.contains(&e.step))
             .collect();
         for entry in unpublished {
-            let bytes = checkpoints::publish(&remote, &entry.path, entry.step)?;
+            let bytes = remote_checkpoints::publish(&remote, &entry.path, entry.step)?;
             tracing::info!(
                 "published checkpoint step {} ({bytes} bytes) to {}",
                 entry.step,
@@ -447,7 +461,7 @@ pub fn trainer_sync(
             new = true;
         }
         if new {
-            let (complete, _) = checkpoints::list(&remote)?;
+            let (complete, _) = remote_checkpoints::list(&remote)?;
             let steps: Vec<u64> = complete.iter().copied().collect();
             let mut kept = steps_to_keep(&steps, &keep);
             kept.extend(complete.last().copied());
@@ -455,7 +469,7 @@ pub fn trainer_sync(
             kept.extend(fetch_accepted(&remote, &local)?);
             // Pruned steps stay in `published`: the local policy drops them too, and they
             // must never be sent again.
-            checkpoints::prune(&remote, &kept)?;
+            remote_checkpoints::prune(&remote, &kept)?;
         }
         tensorboard.pass(&remote, &cache, last)
     }
@@ -465,9 +479,9 @@ pub fn trainer_sync(
 /// cache too), the accepted marker, and the arena's earlier tables and games, so the ladder
 /// continues where the last one, on any machine, stopped.
 pub fn prepare_ladder_cache(remote: &RemoteRun, cache: &Path) -> Result<()> {
-    let local = cache.join(CHECKPOINTS_DIR);
+    let local = RunLayout::new(cache).checkpoints_dir();
     std::fs::create_dir_all(&local).with_context(|| format!("creating {}", local.display()))?;
-    let (published, _) = checkpoints::list(remote)?;
+    let (published, _) = remote_checkpoints::list(remote)?;
     mirror_checkpoints(remote, &local, &published, &published)?;
     fetch_accepted(remote, &local)?;
     tree::pull(remote, ARENA_DIR, cache, |_| false)?;
@@ -484,20 +498,19 @@ pub fn send_ladder_results(remote: &RemoteRun, cache: &Path) -> Result<()> {
 /// Brings what the gate compares into its cache: the accepted marker and checkpoint, and the
 /// newest published checkpoint; older ones leave the cache.
 pub fn fetch_gate_checkpoints(remote: &RemoteRun, cache: &Path) -> Result<()> {
-    let local = cache.join(CHECKPOINTS_DIR);
+    let local = RunLayout::new(cache).checkpoints_dir();
     std::fs::create_dir_all(&local).with_context(|| format!("creating {}", local.display()))?;
     let accepted = fetch_accepted(remote, &local)?;
-    let (published, _) = checkpoints::list(remote)?;
+    let (published, _) = remote_checkpoints::list(remote)?;
     let mut wanted: BTreeSet<u64> = accepted.into_iter().collect();
     wanted.extend(published.first().copied()); // step 0: the first accepted one
-    wanted.extend(checkpoints::latest(remote)?.filter(|s| published.contains(s)));
+    wanted.extend(remote_checkpoints::latest(remote)?.filter(|s| published.contains(s)));
     mirror_checkpoints(remote, &local, &wanted, &published)
 }
 
 /// Brings the store's `accepted.json` (if any) into `local_checkpoints` and returns its step.
 fn fetch_accepted(remote: &RemoteRun, local_checkpoints: &Path) -> Result<Option<u64>, StoreError> {
-    let key = format!("{CHECKPOINTS_DIR}/{ACCEPTED_FILE}");
-    remote.download(&key, &local_checkpoints.join(ACCEPTED_FILE))?;
+    remote.download(&accepted_key(), &local_checkpoints.join(ACCEPTED_FILE))?;
     Ok(read_accepted(local_checkpoints))
 }
 
@@ -516,7 +529,7 @@ fn mirror_checkpoints(
         }
     }
     for &step in wanted.intersection(published) {
-        checkpoints::fetch(remote, step, local_checkpoints)?;
+        remote_checkpoints::fetch(remote, step, local_checkpoints)?;
     }
     Ok(())
 }

@@ -21,7 +21,7 @@ use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use koshogi_run_store::checkpoints;
+use koshogi_run_store::remote_checkpoints;
 use moto_support::{create_bucket, moto_or_skip, s3_env, start_moto};
 use store_support::{kill, wait_exit, Role, Roles, STORE_RUN};
 
@@ -188,9 +188,9 @@ fn local_steps(dir: &Path) -> BTreeSet<u64> {
 /// The shards the trainer state of the newest published checkpoint numbers: (name, rows).
 fn numbered_shards(roles: &Roles) -> Vec<(String, u64)> {
     let remote = roles.remote();
-    let newest = checkpoints::latest(&remote).unwrap().unwrap();
+    let newest = remote_checkpoints::latest(&remote).unwrap().unwrap();
     let scratch = tempfile::tempdir().unwrap();
-    let dir = checkpoints::fetch(&remote, newest, scratch.path()).unwrap();
+    let dir = remote_checkpoints::fetch(&remote, newest, scratch.path()).unwrap();
     let state: serde_json::Value =
         serde_json::from_slice(&std::fs::read(dir.join("trainer_state.json")).unwrap()).unwrap();
     state["sampler"]["shards"]

@@ -23,14 +23,14 @@ pub mod board;
 pub mod end_reason;
 pub mod error;
 pub mod format;
-pub mod game_recorder;
+pub mod game_to_positions;
 pub mod naming;
 pub mod npy;
 pub mod npz;
 pub mod reader;
-pub mod record;
 pub mod shard_source;
 pub mod targets;
+pub mod training_positions;
 pub mod writer;
 
 pub use board::{
@@ -40,12 +40,12 @@ pub use board::{
 pub use end_reason::EndReason;
 pub use error::{NpyError, RecordError, ShardError};
 pub use format::{Provenance, ShardMeta, AUX_FIELDS, FORMAT_VERSION};
-pub use game_recorder::{GameRecorder, SearchRecord};
+pub use game_to_positions::{GameRecorder, SearchRecord};
 pub use naming::{
     finished_shard_names, parse_shard_file_name, shards_dir, validate_writer_id, ShardFile,
 };
 pub use npz::NpzError;
 pub use reader::{list_shards, read_all_shards, Shard, MAX_SHARD_BYTES};
-pub use record::{PolicyEntry, PositionRecord, Record, ShardArrays};
 pub use shard_source::{LocalShardDir, ShardSource};
+pub use training_positions::{PolicyEntry, PositionRecord, Record, ShardArrays};
 pub use writer::{ShardDir, ShardWriter};

@@ -15,7 +15,7 @@ use crate::format::{
 use crate::naming::{parse_shard_file_name, ShardFile};
 use crate::npy::{Dtype, NpyArray};
 use crate::npz::{entry_name, read_npz};
-use crate::record::{Record, ShardArrays};
+use crate::training_positions::{Record, ShardArrays};
 
 /// The members of one shard may not claim more than this uncompressed in all. It guards against
 /// a corrupted size field or a decompression bomb (a few MB of zip can claim gigabytes): reading

@@ -75,7 +75,7 @@ impl ShardSource for LocalShardDir {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::ShardArrays;
+    use crate::training_positions::ShardArrays;
     use crate::writer::ShardDir;
     use crate::{PositionRecord, Provenance, BOARD_BYTES};
 

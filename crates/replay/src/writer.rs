@@ -30,7 +30,7 @@ use crate::naming::{
 };
 use crate::npy::NpyArray;
 use crate::npz::{entry_name, write_npz};
-use crate::record::{PositionRecord, ShardArrays};
+use crate::training_positions::{PositionRecord, ShardArrays};
 
 /// Deflate level 6 (zlib's default). Measured with the `shard_size` example (32 random games of
 /// 300 plies): 24.8 bytes/position, against 24.4 at level 9 and 44.7 at level 1.

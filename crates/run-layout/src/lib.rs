@@ -60,6 +60,12 @@ pub fn parse_checkpoint_dir_name(name: &str) -> Option<u64> {
     digits.parse().ok()
 }
 
+/// The store key of the gate's choice, `checkpoints/accepted.json` (a stored run's keys are the
+/// local run's relative paths).
+pub fn accepted_key() -> String {
+    format!("{CHECKPOINTS_DIR}/{ACCEPTED_FILE}")
+}
+
 /// Files that are being written (`.partial-…`, `.tmp…`) or hidden: never sent anywhere.
 pub fn is_temporary(name: &str) -> bool {
     name.starts_with('.') || name.ends_with(".tmp")
@@ -99,6 +105,11 @@ impl RunLayout {
     /// `<run>/checkpoints/`.
     pub fn checkpoints_dir(&self) -> PathBuf {
         self.root.join(CHECKPOINTS_DIR)
+    }
+
+    /// `<run>/checkpoints/accepted.json`: the checkpoint that passed its gate.
+    pub fn accepted_file(&self) -> PathBuf {
+        self.checkpoints_dir().join(ACCEPTED_FILE)
     }
 
     /// `<run>/tb/`.
@@ -175,6 +186,10 @@ mod tests {
         assert_eq!(run.shards_dir(), Path::new("/r/shards"));
         assert_eq!(run.games_dir(), Path::new("/r/games"));
         assert_eq!(run.checkpoints_dir(), Path::new("/r/checkpoints"));
+        assert_eq!(
+            run.accepted_file(),
+            Path::new("/r/checkpoints/accepted.json")
+        );
         assert_eq!(run.tensorboard_dir(), Path::new("/r/tb"));
         assert_eq!(run.selfplay_tensorboard_dir(), Path::new("/r/tb/selfplay"));
         assert_eq!(run.arena_tensorboard_dir(), Path::new("/r/tb/arena"));
@@ -183,5 +198,10 @@ mod tests {
         assert_eq!(run.ladder_csv(), Path::new("/r/arena/ladder.csv"));
         assert_eq!(run.arena_games_csv(), Path::new("/r/arena/games.csv"));
         assert_eq!(run.eval_dir(), Path::new("/r/eval"));
+        // A stored run's key is the local path relative to the root.
+        assert_eq!(
+            Path::new(&accepted_key()),
+            run.accepted_file().strip_prefix("/r").unwrap()
+        );
     }
 }

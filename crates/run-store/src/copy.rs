@@ -5,11 +5,11 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use crate::checkpoints;
 use crate::layout::{
-    parse_checkpoint_dir_name, ACCEPTED_FILE, ARENA_DIR, CHECKPOINTS_DIR, CONFIG_FILE, EVAL_DIR,
+    accepted_key, parse_checkpoint_dir_name, RunLayout, ARENA_DIR, CONFIG_FILE, EVAL_DIR,
     GAMES_DIR, SHARDS_DIR, TENSORBOARD_DIR,
 };
+use crate::remote_checkpoints;
 use crate::{RemoteRun, StoreError};
 
 /// Directories copied file by file (checkpoints are published or fetched whole instead).
@@ -27,7 +27,7 @@ pub struct Copied {
 /// newest. Refuses a store that holds a different `config.toml`.
 pub fn push_run(local: &Path, remote: &RemoteRun) -> Result<Copied, StoreError> {
     let mut copied = Copied::default();
-    let config = local.join(CONFIG_FILE);
+    let config = RunLayout::new(local).config_file();
     if config.is_file() {
         let text = std::fs::read(&config).map_err(StoreError::local("reading", &config))?;
         match remote.get(CONFIG_FILE, 1 << 20)? {
@@ -65,9 +65,9 @@ pub fn push_run(local: &Path, remote: &RemoteRun) -> Result<Copied, StoreError> 
             copied.files += 1;
         }
     }
-    let (published, _) = checkpoints::list(remote)?;
+    let (published, _) = remote_checkpoints::list(remote)?;
     let mut steps: Vec<(u64, std::path::PathBuf)> = Vec::new();
-    if let Ok(entries) = std::fs::read_dir(local.join(CHECKPOINTS_DIR)) {
+    if let Ok(entries) = std::fs::read_dir(RunLayout::new(local).checkpoints_dir()) {
         for entry in entries.flatten() {
             let name = entry.file_name().to_string_lossy().into_owned();
             if let Some(step) = parse_checkpoint_dir_name(&name) {
@@ -80,13 +80,13 @@ pub fn push_run(local: &Path, remote: &RemoteRun) -> Result<Copied, StoreError> 
     steps.sort();
     for (step, dir) in steps {
         if !published.contains(&step) {
-            checkpoints::publish(remote, &dir, step)?;
+            remote_checkpoints::publish(remote, &dir, step)?;
             copied.checkpoints += 1;
         }
     }
-    let accepted = local.join(CHECKPOINTS_DIR).join(ACCEPTED_FILE);
+    let accepted = RunLayout::new(local).accepted_file();
     if accepted.is_file() {
-        remote.put_file(&format!("{CHECKPOINTS_DIR}/{ACCEPTED_FILE}"), &accepted)?;
+        remote.put_file(&accepted_key(), &accepted)?;
         copied.files += 1;
     }
     Ok(copied)
@@ -97,27 +97,26 @@ pub fn push_run(local: &Path, remote: &RemoteRun) -> Result<Copied, StoreError> 
 pub fn pull_run(remote: &RemoteRun, local: &Path) -> Result<Copied, StoreError> {
     let mut copied = Copied::default();
     std::fs::create_dir_all(local).map_err(StoreError::local("creating", local))?;
-    if remote.download(CONFIG_FILE, &local.join(CONFIG_FILE))? {
+    if remote.download(CONFIG_FILE, &RunLayout::new(local).config_file())? {
         copied.files += 1;
     }
     for dir in PLAIN_DIRS {
         copied.files += crate::tree::pull(remote, dir, local, |_| false)?;
     }
-    let local_checkpoints = local.join(CHECKPOINTS_DIR);
+    let local_checkpoints = RunLayout::new(local).checkpoints_dir();
     std::fs::create_dir_all(&local_checkpoints)
         .map_err(StoreError::local("creating", &local_checkpoints))?;
-    let (published, _) = checkpoints::list(remote)?;
+    let (published, _) = remote_checkpoints::list(remote)?;
     for step in published {
         let exists = local_checkpoints
             .join(crate::layout::checkpoint_dir_name(step))
             .is_dir();
         if !exists {
-            checkpoints::fetch(remote, step, &local_checkpoints)?;
+            remote_checkpoints::fetch(remote, step, &local_checkpoints)?;
             copied.checkpoints += 1;
         }
     }
-    let accepted_key = format!("{CHECKPOINTS_DIR}/{ACCEPTED_FILE}");
-    if remote.download(&accepted_key, &local_checkpoints.join(ACCEPTED_FILE))? {
+    if remote.download(&accepted_key(), &RunLayout::new(local).accepted_file())? {
         copied.files += 1;
     }
     Ok(copied)

@@ -6,7 +6,7 @@
 //! and this crate moves what must be shared between that directory and the store:
 //! - a replay shard or game record is one atomic put ([`outbox`]);
 //! - a checkpoint becomes visible only when all its files are up: its files, then a marker,
-//!   then the `checkpoints/latest.json` pointer ([`checkpoints`]);
+//!   then the `checkpoints/latest.json` pointer ([`remote_checkpoints`]);
 //! - other files (TensorBoard events, arena tables, `accepted.json`) are copied when they
 //!   change ([`tree`]).
 //!
@@ -24,11 +24,11 @@
 //! Nothing here knows about training: the roles (`koshogi selfplay`, `train`, `arena`) decide
 //! what to send and fetch. See docs/distributed.md.
 
-pub mod checkpoints;
 pub mod copy;
 mod error;
 pub mod games_csv;
 pub mod ladder_csv;
+pub mod remote_checkpoints;
 pub use koshogi_run_layout as layout;
 pub mod local_checkpoints;
 mod location;

@@ -13,7 +13,7 @@ use tch::{Device, Kind};
 use crate::checkpoint_manager::CheckpointConfig;
 use crate::lr_schedule::{LrSchedule, LrScheduleConfig};
 use crate::optimizer::OptimizerConfig;
-use crate::window::WindowConfig;
+use crate::window_size::WindowConfig;
 
 /// The largest batch a configuration may ask for: a batch's input planes alone take ~140 KB
 /// per position in float32, so this is ~9 GiB, beyond any machine's need; a larger number in a
@@ -203,7 +203,7 @@ pub enum TrainConfigError {
     #[error("train: {0}")]
     Invalid(String),
     #[error("train.window: {0}")]
-    Window(#[from] crate::window::WindowConfigError),
+    Window(#[from] crate::window_size::WindowConfigError),
     #[error("train.schedule: {0}")]
     Schedule(#[from] crate::lr_schedule::LrScheduleError),
     #[error("train.optimizer: {0}")]

@@ -1,6 +1,6 @@
 //! koshogi-train: turns replay shards into a better network.
 //!
-//! * [`window`] / [`sampler`]: which positions to train on (KataGo-style growing window, uniform
+//! * [`window_size`] / [`sampler`]: which positions to train on (KataGo-style growing window, uniform
 //!   sampling, mirror augmentation, a cap on reuse per new position);
 //! * the value target's mix and the material outlook it may mix in are the shards' own
 //!   (`koshogi_replay::targets`), shared with the exporter and `koshogi diagnose`;
@@ -26,7 +26,7 @@ pub mod trainer;
 pub mod trainer_state;
 pub mod utility_fade;
 pub mod weight_average;
-pub mod window;
+pub mod window_size;
 
 pub use checkpoint_manager::{CheckpointConfig, CheckpointEntry, CheckpointManager};
 pub use config::{config_hash, MaterialHeadTarget, TrainConfig};
@@ -36,4 +36,4 @@ pub use sampler::{Sampler, SamplerConfig, SamplerCursor};
 pub use trainer::{
     StepStats, StopReason, TrainError, TrainProgress, TrainSummary, Trainer, TrainerSetup,
 };
-pub use window::WindowConfig;
+pub use window_size::WindowConfig;

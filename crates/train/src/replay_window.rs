@@ -4,7 +4,7 @@
 //! is part of the sampler's saved cursor ([`KnownShard`] list), so a resumed run numbers the
 //! same rows the same way without re-reading old shards just to count them, and draws exactly
 //! the batches the uninterrupted run would have drawn. Only the shards that overlap the
-//! current window (see [`crate::window`]) are kept loaded; a shard that cannot be read is
+//! current window (see [`crate::window_size`]) are kept loaded; a shard that cannot be read is
 //! skipped with a warning naming the file and where it is (as koshogi-replay's `open_or_skip`).
 //! Shards come from a [`ShardSource`], so the same numbering holds whether they are in a local
 //! directory or in object storage.
@@ -24,7 +24,7 @@ use koshogi_replay::{Record, ShardArrays, ShardError, ShardSource};
 use koshogi_rules::RulesOptions;
 use serde::{Deserialize, Serialize};
 
-use crate::window::WindowConfig;
+use crate::window_size::WindowConfig;
 
 /// A shard as the row numbering knows it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

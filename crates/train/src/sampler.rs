@@ -1,7 +1,7 @@
 //! Which positions go into each training batch, and turning them into network inputs.
 //!
 //! * Uniform sampling (with replacement) over the window of most recent rows
-//!   ([`crate::window`]).
+//!   ([`crate::window_size`]).
 //! * Left–right mirror augmentation: the rules are mirror-symmetric (the start position is
 //!   not), so a position's mirror image with mirrored moves is an equally valid example. The
 //!   features are mirrored with `koshogi_nn::features::mirror_features` and every legal move's
@@ -27,7 +27,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::config::{CappedValue, MaterialHeadTarget, TrainConfig};
 use crate::replay_window::{KnownShard, Refresh, ReplayWindow, ReplayWindowError, WindowRow};
-use crate::window::WindowConfig;
+use crate::window_size::WindowConfig;
 use koshogi_replay::targets::value_target;
 use koshogi_replay::{decode_position, BoardDecodeError, ShardSource};
 

@@ -4,7 +4,7 @@
 //! * `pairings.rs`: for any game and any named players: which pairs play, playing the games
 //!   still missing from `games.csv`, and rating all of them ([`play_missing_games`],
 //!   [`rate_games`]);
-//! * `checkpoints.rs`: the players of a Ko shogi run — its checkpoints, the random-initialised
+//! * `run_ladder.rs`: the players of a Ko shogi run — its checkpoints, the random-initialised
 //!   anchor and the baselines — and the whole ladder ([`run_ladder`]);
 //! * `picture.rs`: the picture of progress, `<run>/arena/elo.svg` ([`progress_svg`]): Elo
 //!   against training hours (`training_hours.rs`: from the checkpoints' save times) and steps,
@@ -13,18 +13,18 @@
 //! The ratings themselves are [`crate::statistics`]' Bradley–Terry fit; both tables' formats
 //! belong to the run store ([`koshogi_run_store::games_csv`], [`koshogi_run_store::ladder_csv`]).
 
-mod checkpoints;
 mod pairings;
 mod picture;
+mod run_ladder;
 mod training_hours;
 
-pub use checkpoints::{
-    parse_baselines, run_ladder, BaselinesError, LadderPlayerKind, RunLadderResult,
-    RunLadderSettings, DEFAULT_BASELINES, RANDOM_INIT_NAME,
-};
 pub use pairings::{
     games_between, ladder_pairs, ladder_rows, play_missing_games, rate_games, LadderError,
     LadderPaths, PlayerFactory,
 };
 pub use picture::{progress_svg, write_progress_svg, PictureError, ProgressPicture, CURVE_STROKE};
+pub use run_ladder::{
+    parse_baselines, run_ladder, BaselinesError, LadderPlayerKind, RunLadderResult,
+    RunLadderSettings, DEFAULT_BASELINES, RANDOM_INIT_NAME,
+};
 pub use training_hours::{training_hours, TrainingHours};

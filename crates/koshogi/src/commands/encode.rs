@@ -10,6 +10,7 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use koshogi_export::ShardEncodeOptions;
 use koshogi_rules::Game;
+use koshogi_run_store::layout::RunLayout;
 
 use crate::position_args::{parse_position, parse_rules};
 use crate::run_config::{RunConfig, RUN_CONFIG_FILE};
@@ -76,7 +77,7 @@ pub fn run(args: EncodeArgs) -> Result<()> {
 }
 
 fn encode_shards(shards_dir: &Path, run_dir: Option<&Path>, args: &EncodeArgs) -> Result<()> {
-    let kept = run_dir.map(|r| r.join(RUN_CONFIG_FILE));
+    let kept = run_dir.map(|r| RunLayout::new(r).config_file());
     let config_path = match (&args.config, &kept) {
         (Some(path), _) => Some(path.clone()),
         (None, Some(kept)) if kept.is_file() => Some(kept.clone()),

@@ -10,9 +10,9 @@ use std::time::Duration;
 
 use anyhow::{anyhow, Result};
 use clap::Args;
-use koshogi_run_store::layout::{ACCEPTED_FILE, CHECKPOINTS_DIR};
+use koshogi_arena::gate::Gatekeeper;
+use koshogi_run_store::layout::{accepted_key, RunLayout};
 
-use crate::gatekeeper::Gatekeeper;
 use crate::interrupt::stop_flag_on_interrupt;
 use crate::run_config::{RunConfig, RunLocation};
 use crate::stored_run::{self, Cache, StoreOptions};
@@ -42,16 +42,17 @@ pub fn run(args: GateArgs) -> Result<()> {
             Some(&stop),
         )?;
         check_enabled(&config)?;
-        let checkpoints = cache.dir.join(CHECKPOINTS_DIR);
-        let accepted_key = format!("{CHECKPOINTS_DIR}/{ACCEPTED_FILE}");
-        let mut keeper = Gatekeeper::new(config, checkpoints.clone());
+        let layout = RunLayout::new(&cache.dir);
+        let accepted_file = layout.accepted_file();
+        let accepted_key = accepted_key();
+        let mut keeper = Gatekeeper::new(config.gate, config.inference, layout.checkpoints_dir());
         loop {
             stored_run::fetch_gate_checkpoints(&remote, &cache.dir)?;
-            let before = std::fs::read(checkpoints.join(ACCEPTED_FILE)).ok();
+            let before = std::fs::read(&accepted_file).ok();
             keeper.step()?;
-            let after = std::fs::read(checkpoints.join(ACCEPTED_FILE)).ok();
+            let after = std::fs::read(&accepted_file).ok();
             if after.is_some() && after != before {
-                remote.put_file(&accepted_key, &checkpoints.join(ACCEPTED_FILE))?;
+                remote.put_file(&accepted_key, &accepted_file)?;
                 tracing::info!("published {}/{accepted_key}", remote.url());
             }
             if args.once || wait(poll, &stop) {
@@ -61,7 +62,11 @@ pub fn run(args: GateArgs) -> Result<()> {
     }
     let (config, _, run_dir) = args.location.resolve()?;
     check_enabled(&config)?;
-    let mut keeper = Gatekeeper::new(config, run_dir.join(CHECKPOINTS_DIR));
+    let mut keeper = Gatekeeper::new(
+        config.gate,
+        config.inference,
+        RunLayout::new(run_dir).checkpoints_dir(),
+    );
     loop {
         keeper.step()?;
         if args.once || wait(poll, &stop) {

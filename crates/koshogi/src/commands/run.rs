@@ -13,10 +13,11 @@ use std::sync::Arc;
 
 use anyhow::{anyhow, Context, Result};
 use clap::Args;
+use koshogi_arena::gate::spawn_gatekeeper;
+use koshogi_run_store::layout::RunLayout;
 use koshogi_selfplay::SelfplayStats;
 use koshogi_train::Trainer;
 
-use crate::gatekeeper;
 use crate::interrupt::stop_flag_on_interrupt;
 use crate::run_config::{prepare_run_dir, RunConfig};
 use crate::selfplay_role::{play, worker_context, Reporter};
@@ -156,7 +157,15 @@ fn train(
     let mut trainer = Trainer::open(config.trainer_setup(run_dir, true, true)?)?;
     // After `open`, so that a new run's step-0 checkpoint (the first accepted one) exists.
     if config.gate.enabled {
-        *gate = Some(gatekeeper::spawn(config, run_dir, stop.clone())?);
+        let checkpoints = RunLayout::new(run_dir).checkpoints_dir();
+        let thread = spawn_gatekeeper(
+            config.gate.clone(),
+            config.inference,
+            checkpoints,
+            stop.clone(),
+        )
+        .context("starting the gate thread")?;
+        *gate = Some(thread);
     }
     let bar = progress_bar(trainer.step(), trainer.target_steps());
     let summary = trainer.run(stop, Some(&bar))?;

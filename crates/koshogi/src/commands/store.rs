@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use anyhow::{anyhow, Result};
 use clap::{Args, Subcommand};
 use koshogi_run_store::layout::{CONFIG_FILE, SHARDS_DIR};
-use koshogi_run_store::{checkpoints, copy, RemoteRun, RunTarget};
+use koshogi_run_store::{copy, remote_checkpoints, RemoteRun, RunTarget};
 
 #[derive(Args)]
 pub struct StoreArgs {
@@ -74,7 +74,7 @@ pub fn run(args: StoreArgs) -> Result<()> {
         StoreCommand::Ls { url } => {
             let remote = open(&url)?;
             let entries = remote.list("")?;
-            let (published, incomplete) = checkpoints::list(&remote)?;
+            let (published, incomplete) = remote_checkpoints::list(&remote)?;
             let shards = koshogi_replay::finished_shard_names(
                 entries
                     .iter()
@@ -92,7 +92,7 @@ pub fn run(args: StoreArgs) -> Result<()> {
                 } else {
                     format!(" ({} incomplete)", incomplete.len())
                 },
-                checkpoints::latest(&remote)?
+                remote_checkpoints::latest(&remote)?
                     .map(|s| s.to_string())
                     .unwrap_or_else(|| "none".into())
             );

@@ -9,7 +9,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use koshogi_replay::Shard;
-use koshogi_run_store::{checkpoints, RemoteRun};
+use koshogi_run_store::{remote_checkpoints, RemoteRun};
 
 /// The tiny network of the CLI tests, with games and shards big enough that two workers write
 /// a few objects a second (moto, a Python server, serves about 150 requests a second here);
@@ -221,12 +221,12 @@ impl Roles {
             snapshot.shards.insert(name, step);
         }
         drop(verified);
-        let (published, _) = checkpoints::list(&remote).unwrap();
-        snapshot.latest = checkpoints::latest(&remote).unwrap();
+        let (published, _) = remote_checkpoints::list(&remote).unwrap();
+        snapshot.latest = remote_checkpoints::latest(&remote).unwrap();
         let scratch = tempfile::tempdir().unwrap();
         let newest = published.last().copied();
         for &step in published.iter().filter(|&&s| full || Some(s) == newest) {
-            let dir = checkpoints::fetch(&remote, step, scratch.path())
+            let dir = remote_checkpoints::fetch(&remote, step, scratch.path())
                 .unwrap_or_else(|e| panic!("published checkpoint {step} is not whole: {e}"));
             if Some(step) == published.last().copied() {
                 let state: serde_json::Value =
@@ -412,7 +412,7 @@ pub fn two_workers_a_trainer_and_two_crashes(roles: &Roles) {
         end.latest,
         end.trained_on.len()
     );
-    let (_, incomplete) = checkpoints::list(&roles.remote()).unwrap();
+    let (_, incomplete) = remote_checkpoints::list(&roles.remote()).unwrap();
     assert!(
         incomplete.iter().all(|s| Some(*s) > end.latest),
         "abandoned uploads {incomplete:?} were not cleared"

@@ -25,7 +25,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::board::decode_position;
 use crate::end_reason::EndReason;
-use crate::record::ShardArrays;
+use crate::training_positions::ShardArrays;
 use koshogi_rules::material::{material_value, search_balance};
 
 /// How the material outlook counts a game won by material adjudication at the ply cap
@@ -152,7 +152,7 @@ fn balance_ahead(arrays: &ShardArrays, balances: &[f32], row: usize, plies_on: u
 mod tests {
     use super::*;
     use crate::board::encode_position;
-    use crate::record::PositionRecord;
+    use crate::training_positions::PositionRecord;
     use koshogi_rules::material::MATERIAL_TEMPERATURE;
     use koshogi_rules::{Color, Position};
 

@@ -6,7 +6,7 @@ use koshogi_rules::{Outcome, Position};
 
 use crate::board::encode_position;
 use crate::end_reason::EndReason;
-use crate::record::{PolicyEntry, PositionRecord};
+use crate::training_positions::{PolicyEntry, PositionRecord};
 use crate::BOARD_BYTES;
 use koshogi_rules::material::piece_count_balance;
 
