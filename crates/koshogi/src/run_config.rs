@@ -361,7 +361,7 @@ mod tests {
         }
     }
 
-    /// `cpu-levers.toml` is `cpu.toml` with issue #31's levers on and nothing else changed, so
+    /// `cpu-levers.toml` is `cpu.toml` with the learning levers on and nothing else changed, so
     /// that a run of each is an ablation of the levers alone.
     #[test]
     fn the_levers_config_is_the_cpu_config_plus_the_levers_only() {
