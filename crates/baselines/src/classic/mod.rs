@@ -10,7 +10,8 @@
 //!
 //! * [`search`]: [`ClassicEngine`], the search and its limits;
 //! * [`eval`]: the static evaluation;
-//! * [`ordering`]: move ordering (table move, MVV/LVA, killers, history);
+//! * [`ordering`]: move ordering (table move, MVV/LVA, evasions, killers, history);
+//! * [`threats`]: which pieces of the side to move the opponent could capture now;
 //! * [`exchange`]: static exchange evaluation;
 //! * [`table`]: the transposition table;
 //! * [`spec`]: the `classic@…` settings.
@@ -25,6 +26,7 @@ pub mod ordering;
 pub mod search;
 pub mod spec;
 pub mod table;
+pub mod threats;
 
 #[cfg(test)]
 mod tests;

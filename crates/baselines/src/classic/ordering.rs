@@ -5,17 +5,25 @@
 //! expensive. The order, best first:
 //! 1. the transposition table's move (the best move found for this position before);
 //! 2. captures by most valuable victims, then least valuable mover (MVV/LVA);
-//! 3. the two killer moves of this ply (quiet moves that caused a cut-off in a sibling);
-//! 4. the remaining quiet moves by their history score (how often, and how deep, the same
+//! 3. evasions: quiet moves of a piece the opponent could capture now ([`super::threats`]), the
+//!    most valuable piece first;
+//! 4. the two killer moves of this ply (quiet moves that caused a cut-off in a sibling);
+//! 5. the remaining quiet moves by their history score (how often, and how deep, the same
 //!    origin → destination move caused cut-offs anywhere in the tree).
+//!
+//! Evasions and killers are the quiet moves the search never reduces or prunes
+//! ([`is_quiet_key`] is false for them).
 
 use koshogi_rules::{Color, Move, Position, Square, MAX_LEGS, MAX_SHOTS};
 
 use super::eval::piece_centipawns;
+use super::threats::Threats;
 
 /// Order keys; higher first. Bands keep the groups apart.
 const TABLE_MOVE: i64 = 1 << 40;
 const CAPTURE: i64 = 1 << 32;
+/// Above the killers: an evasion saves a piece now, a killer only cut off a sibling.
+const EVASION: i64 = 1 << 30;
 const KILLER: i64 = 1 << 28;
 
 /// Killer moves by ply and the history table by side, origin and destination.
@@ -82,13 +90,15 @@ impl MoveOrdering {
         }
     }
 
-    /// Fills `out` with `moves` and their order keys, sorted best first.
+    /// Fills `out` with `moves` and their order keys, sorted best first. `threats` are the
+    /// side to move's attacked pieces ([`Threats::NONE`] where the search did not look).
     pub fn order(
         &self,
         position: &Position,
         moves: &[Move],
         table_move: Option<Move>,
         ply: usize,
+        threats: &Threats,
         out: &mut Vec<(i64, Move)>,
     ) {
         let killers = self.killers(ply);
@@ -99,6 +109,11 @@ impl MoveOrdering {
                 TABLE_MOVE
             } else if mv.is_capture() {
                 CAPTURE + capture_key(position, &mv)
+            } else if threats.is_attacked(mv.origin()) && mv.destination() != mv.origin() {
+                EVASION
+                    + position
+                        .piece_at(mv.origin())
+                        .map_or(0, |piece| i64::from(piece_centipawns(piece.kind)))
             } else if killers[0] == Some(mv) {
                 KILLER + 1
             } else if killers[1] == Some(mv) {
@@ -117,9 +132,10 @@ pub fn is_tactical_key(key: i64) -> bool {
     key >= CAPTURE
 }
 
-/// Whether an order key belongs to a killer move.
-pub fn is_killer_key(key: i64) -> bool {
-    (KILLER..CAPTURE).contains(&key)
+/// Whether an order key belongs to a plain quiet move: not the table move, a capture, an
+/// evasion or a killer (the moves late-move reductions and pruning may skip).
+pub fn is_quiet_key(key: i64) -> bool {
+    key < KILLER
 }
 
 /// Centipawns of the enemy pieces `mv` removes.
@@ -188,7 +204,14 @@ mod tests {
         ordering.record_cutoff(Black, quiet_a, 3, 2);
         ordering.record_cutoff(Black, quiet_c, 7, 5);
         let mut out = Vec::new();
-        ordering.order(position, &moves, Some(table_move), 3, &mut out);
+        ordering.order(
+            position,
+            &moves,
+            Some(table_move),
+            3,
+            &Threats::NONE,
+            &mut out,
+        );
         let names: Vec<String> = out.iter().map(|(_, m)| m.to_string()).collect();
         assert_eq!(names[0], "19s-19r");
         assert!(names[1].starts_with("5jx5i"), "{names:?}");
@@ -198,10 +221,11 @@ mod tests {
             .position(|(key, _)| !is_tactical_key(*key))
             .unwrap();
         assert_eq!(out[first_quiet].1, quiet_a, "the killer of ply 3");
-        assert!(is_killer_key(out[first_quiet].0));
+        assert!(!is_quiet_key(out[first_quiet].0), "a killer is not reduced");
+        assert!(is_quiet_key(out[first_quiet + 1].0));
         assert_eq!(out[first_quiet + 1].1, quiet_c, "the best history");
         // Another ply has no killers: history alone (quiet_c's 25 before quiet_a's 4).
-        ordering.order(position, &moves, None, 4, &mut out);
+        ordering.order(position, &moves, None, 4, &Threats::NONE, &mut out);
         let first_quiet = out
             .iter()
             .position(|(key, _)| !is_tactical_key(*key))
@@ -210,5 +234,59 @@ mod tests {
         assert_eq!(out[first_quiet + 1].1, quiet_a);
         ordering.new_search();
         assert_eq!(ordering.killers(3), [None, None]);
+    }
+
+    #[test]
+    fn evasions_of_the_most_valuable_attacked_piece_come_before_killers() {
+        // White's chariot on 10e attacks Black's pawn on 10i; Black's aide on 3i is out of
+        // reach, and one of its moves is this ply's killer.
+        let game = game(
+            true,
+            &[
+                ("19s", Black, General),
+                ("1a", White, General),
+                ("10e", White, Chariot),
+                ("10i", Black, Pawn),
+                ("3i", Black, Aide),
+            ],
+        );
+        let mut position = game.position().clone();
+        let moves = game.legal_moves();
+        let threats = super::super::threats::opponent_threats(
+            &mut position,
+            game.options(),
+            &mut Vec::new(),
+            &mut 0,
+        );
+        let aide_move = *moves
+            .iter()
+            .find(|m| m.origin() == "3i".parse().unwrap() && !m.is_capture())
+            .unwrap();
+        let mut ordering = MoveOrdering::new();
+        ordering.record_cutoff(Black, aide_move, 2, 4);
+        let mut out = Vec::new();
+        ordering.order(&position, &moves, None, 2, &threats, &mut out);
+        let pawn: Square = "10i".parse().unwrap();
+        let first_quiet = out
+            .iter()
+            .position(|(key, m)| !is_tactical_key(*key) && !m.is_capture())
+            .unwrap();
+        assert_eq!(out[first_quiet].1.origin(), pawn, "{:?}", out[first_quiet]);
+        assert!(
+            !is_quiet_key(out[first_quiet].0),
+            "an evasion is not reduced"
+        );
+        let killer_at = out.iter().position(|(_, m)| *m == aide_move).unwrap();
+        let last_evasion = out
+            .iter()
+            .rposition(|(_, m)| m.origin() == pawn && !m.is_capture())
+            .unwrap();
+        assert!(
+            last_evasion < killer_at,
+            "every pawn move before the killer"
+        );
+        // Without the threats the pawn's moves are ordinary quiet moves.
+        ordering.order(&position, &moves, None, 2, &Threats::NONE, &mut out);
+        assert_eq!(out[first_quiet].1, aide_move);
     }
 }

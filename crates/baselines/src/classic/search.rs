@@ -18,10 +18,17 @@
 //! * **futility pruning** at the frontier: a quiet move that changes no material is not
 //!   searched where the static evaluation plus a margin cannot reach alpha
 //!   ([`FUTILITY_MARGIN`]);
+//! * **threats** ([`super::threats`]): at every interior node, the pieces the opponent could
+//!   capture now; moving one of them away is an evasion, ordered before the other quiet moves
+//!   and never reduced or pruned;
 //! * **killer and history ordering** ([`super::ordering`]);
-//! * **late-move reductions**: quiet moves late in the order (not the table move, captures or
-//!   killers) are searched one or two plies shallower first, and again at full depth only if
-//!   they beat alpha;
+//! * **late-move reductions**: quiet moves late in the order (not the table move, captures,
+//!   evasions or killers) are searched one or two plies shallower first, and again at full
+//!   depth only if they beat alpha;
+//! * **late-move pruning** near the frontier: in a non-PV node with one or two plies left,
+//!   only the first [`LATE_MOVE_QUIET_MOVES`] × depth plain quiet moves (by history) are
+//!   searched. A position has ~250 moves and few of them matter a ply from the horizon: the
+//!   captures, the evasions and the moves that cut off before, which are all kept;
 //! * **quiescence search** at the horizon: captures only (the rules' captures-only generator,
 //!   [`Position::generate_captures`], so a node does not pay for the ~250 quiet moves), with
 //!   stand-pat, skipping captures that lose material by static exchange ([`super::exchange`])
@@ -52,8 +59,9 @@ use crate::game_end::{command_verdict, no_moves_verdict, Verdict};
 
 use super::eval::{evaluate, material_for_black, piece_centipawns, EvalTerms};
 use super::exchange::static_exchange;
-use super::ordering::{is_killer_key, is_tactical_key, victims_centipawns, MoveOrdering};
+use super::ordering::{is_quiet_key, victims_centipawns, MoveOrdering};
 use super::table::{Bound, TranspositionTable, DEFAULT_TABLE_BYTES};
+use super::threats::{opponent_threats, Threats};
 
 /// Score of a win at the root; a win `n` plies away scores `WIN − n`.
 pub const WIN: i32 = 1_000_000;
@@ -82,6 +90,11 @@ const NULL_MOVE_MIN_DEPTH: i32 = 2;
 /// quiet move changes the positional terms by less than this (the largest: a long-range foot
 /// soldier's advance, a piece arriving next to the enemy commander).
 const FUTILITY_MARGIN: i32 = 250;
+/// Late-move pruning: plain quiet moves searched per ply of depth left (depth 1 or 2) in a
+/// non-PV node; the rest are skipped.
+const LATE_MOVE_QUIET_MOVES: usize = 8;
+/// Deepest node where late-move pruning applies.
+const LATE_MOVE_PRUNING_DEPTH: i32 = 2;
 /// How many nodes pass between looks at the clock and the stop flag.
 const CHECK_INTERVAL: u64 = 256;
 
@@ -94,6 +107,10 @@ pub struct ClassicConfig {
     pub exchange_pruning: bool,
     /// Futility pruning of quiet moves at the frontier (see [`FUTILITY_MARGIN`]).
     pub futility: bool,
+    /// Threat detection for ordering (evasions first, never reduced or pruned).
+    pub threats: bool,
+    /// Late-move pruning near the frontier (see [`LATE_MOVE_QUIET_MOVES`]).
+    pub late_move_pruning: bool,
     /// Size of the transposition table in bytes.
     pub table_bytes: usize,
 }
@@ -106,6 +123,8 @@ impl Default for ClassicConfig {
             late_move_reductions: true,
             exchange_pruning: true,
             futility: true,
+            threats: true,
+            late_move_pruning: true,
             table_bytes: DEFAULT_TABLE_BYTES,
         }
     }
@@ -242,6 +261,7 @@ impl ClassicEngine {
             ordered_lists: Vec::new(),
             principal: vec![Vec::new(); MAX_PLY + 1],
             exchange_buffer: Vec::new(),
+            threat_buffer: Vec::new(),
         };
         let mut position = game.position().clone();
         let mut root_moves = Vec::new();
@@ -257,9 +277,15 @@ impl ClassicEngine {
             .table
             .probe(position.hash())
             .and_then(|e| e.best_move);
-        searcher
-            .ordering
-            .order(&position, &root_moves, table_move, 0, &mut ordered);
+        let threats = searcher.threats(&mut position);
+        searcher.ordering.order(
+            &position,
+            &root_moves,
+            table_move,
+            0,
+            &threats,
+            &mut ordered,
+        );
         let mut root: Vec<(i64, Move)> = ordered;
 
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
@@ -338,6 +364,7 @@ struct Searcher<'a> {
     /// Triangular principal-variation table: the line from each ply on.
     principal: Vec<Vec<Move>>,
     exchange_buffer: Vec<Move>,
+    threat_buffer: Vec<Move>,
 }
 
 impl Searcher<'_> {
@@ -412,6 +439,19 @@ impl Searcher<'_> {
             || self.stop.as_ref().is_some_and(|stop| stop());
         self.aborted = over;
         over
+    }
+
+    /// The side to move's attacked pieces, or none if threat detection is off.
+    fn threats(&mut self, position: &mut Position) -> Threats {
+        if !self.config.threats {
+            return Threats::NONE;
+        }
+        opponent_threats(
+            position,
+            self.options,
+            &mut self.threat_buffer,
+            &mut self.moves_generated,
+        )
     }
 
     fn update_principal(&mut self, ply: usize, mv: Move) {
@@ -556,14 +596,33 @@ impl Searcher<'_> {
             self.give_back(ply, moves, ordered);
             return no_moves(self.options, ply);
         }
+        let threats = self.threats(position);
         self.ordering
-            .order(position, &moves, table_move, ply, &mut ordered);
+            .order(position, &moves, table_move, ply, &threats, &mut ordered);
+
+        // Late-move pruning (see [`LATE_MOVE_QUIET_MOVES`]): how many plain quiet moves this
+        // node searches.
+        let quiet_move_limit = (self.config.late_move_pruning
+            && !principal_node
+            && depth <= LATE_MOVE_PRUNING_DEPTH
+            && alpha.abs() < WIN_BOUND)
+            .then(|| LATE_MOVE_QUIET_MOVES * depth as usize);
+        let mut quiet_searched = 0;
 
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
         for (searched, &(order_key, mv)) in ordered.iter().enumerate() {
-            let quiet = !is_tactical_key(order_key) && !is_killer_key(order_key);
+            let quiet = is_quiet_key(order_key);
+            if quiet {
+                if searched > 0
+                    && mv.promotion() != Promotion::Promote
+                    && quiet_move_limit.is_some_and(|limit| quiet_searched >= limit)
+                {
+                    continue;
+                }
+                quiet_searched += 1;
+            }
             let undo = position.play(&mv, self.options);
             if let Some((bound, material)) = futility {
                 if searched > 0
@@ -671,7 +730,7 @@ impl Searcher<'_> {
         position.generate_captures(self.options, &mut moves);
         self.moves_generated += moves.len() as u64;
         self.ordering
-            .order(position, &moves, None, ply, &mut ordered);
+            .order(position, &moves, None, ply, &Threats::NONE, &mut ordered);
         let mut best = stand_pat;
         for &(_, mv) in ordered.iter() {
             let victims = victims_centipawns(position, &mv);

@@ -6,7 +6,7 @@
 //! | `nodes=N` | visit at most N positions per move | 100000 when no other limit is given |
 //! | `depth=D` | deepest iteration, 1 to 64 | — |
 //! | `eval=full\|material` | evaluation terms ([`EvalTerms`]) | `full` |
-//! | `null=on\|off`, `lmr=on\|off`, `see=on\|off`, `futility=on\|off` | null move, late-move reductions, exchange pruning, frontier futility pruning | `on` |
+//! | `null=on\|off`, `lmr=on\|off`, `see=on\|off`, `futility=on\|off`, `threats=on\|off`, `lmp=on\|off` | null move, late-move reductions, exchange pruning, frontier futility pruning, threat-aware ordering (evasions), late-move pruning | `on` |
 //! | `hash=MIB` | transposition table size in MiB, 1 to 4096 | 16 |
 //!
 //! Several limits may be given; the first reached stops the search. `nodes` and `depth` make
@@ -47,6 +47,8 @@ pub struct ClassicSpec {
     pub late_move_reductions: bool,
     pub exchange_pruning: bool,
     pub futility: bool,
+    pub threats: bool,
+    pub late_move_pruning: bool,
     pub hash_mib: u32,
 }
 
@@ -61,6 +63,8 @@ impl Default for ClassicSpec {
             late_move_reductions: true,
             exchange_pruning: true,
             futility: true,
+            threats: true,
+            late_move_pruning: true,
             hash_mib: 16,
         }
     }
@@ -71,7 +75,8 @@ impl Default for ClassicSpec {
 pub enum ClassicSpecError {
     #[error(
         "unknown classic setting `{0}`: expected movetime=MS, nodes=N, depth=D, \
-         eval=full|material, null=on|off, lmr=on|off, see=on|off, futility=on|off or hash=MIB"
+         eval=full|material, null=on|off, lmr=on|off, see=on|off, futility=on|off, \
+         threats=on|off, lmp=on|off or hash=MIB"
     )]
     UnknownKey(String),
     #[error("classic setting `{0}`: {1}")]
@@ -141,6 +146,8 @@ impl ClassicSpec {
                 "lmr" => spec.late_move_reductions = switch(value)?,
                 "see" => spec.exchange_pruning = switch(value)?,
                 "futility" => spec.futility = switch(value)?,
+                "threats" => spec.threats = switch(value)?,
+                "lmp" => spec.late_move_pruning = switch(value)?,
                 "hash" => {
                     spec.hash_mib = value
                         .parse::<u32>()
@@ -163,6 +170,8 @@ impl ClassicSpec {
             late_move_reductions: self.late_move_reductions,
             exchange_pruning: self.exchange_pruning,
             futility: self.futility,
+            threats: self.threats,
+            late_move_pruning: self.late_move_pruning,
             table_bytes: self.hash_mib as usize * (1 << 20),
         }
     }
@@ -213,6 +222,12 @@ impl fmt::Display for ClassicSpec {
         if self.futility != default.futility {
             items.push(format!("futility={}", on_off(self.futility)));
         }
+        if self.threats != default.threats {
+            items.push(format!("threats={}", on_off(self.threats)));
+        }
+        if self.late_move_pruning != default.late_move_pruning {
+            items.push(format!("lmp={}", on_off(self.late_move_pruning)));
+        }
         if self.hash_mib != default.hash_mib {
             items.push(format!("hash={}", self.hash_mib));
         }
@@ -231,7 +246,7 @@ mod tests {
     #[test]
     fn reads_every_setting_and_prints_it_back() {
         let spec = ClassicSpec::parse_settings(
-            "movetime=1000, nodes=5000,depth=7,eval=material,null=off,lmr=off,see=off,futility=off,hash=64",
+            "movetime=1000, nodes=5000,depth=7,eval=material,null=off,lmr=off,see=off,futility=off,threats=off,lmp=off,hash=64",
         )
         .unwrap();
         assert_eq!(spec.movetime_ms, Some(1000));
@@ -239,11 +254,11 @@ mod tests {
         assert_eq!(spec.depth, Some(7));
         assert_eq!(spec.eval, EvalTerms::Material);
         assert!(!spec.null_move && !spec.late_move_reductions && !spec.exchange_pruning);
-        assert!(!spec.futility);
+        assert!(!spec.futility && !spec.threats && !spec.late_move_pruning);
         assert_eq!(spec.config().table_bytes, 64 << 20);
         assert_eq!(
             spec.to_string(),
-            "classic@movetime=1000,nodes=5000,depth=7,eval=material,null=off,lmr=off,see=off,futility=off,hash=64"
+            "classic@movetime=1000,nodes=5000,depth=7,eval=material,null=off,lmr=off,see=off,futility=off,threats=off,lmp=off,hash=64"
         );
         assert_eq!(ClassicSpec::default().to_string(), "classic");
         let movetime = ClassicSpec::parse_settings("movetime=250").unwrap();
@@ -274,6 +289,7 @@ mod tests {
             "depth=65",
             "eval=neural",
             "null=yes",
+            "lmp=1",
             "hash=0",
             "hash=4097",
         ] {

@@ -175,8 +175,10 @@ fn a_move_time_stops_the_search_and_iterations_are_reported() {
 
 #[test]
 fn every_part_switched_off_still_finds_the_same_tactics() {
-    let spec =
-        ClassicSpec::parse_settings("depth=3,eval=material,null=off,lmr=off,see=off").unwrap();
+    let spec = ClassicSpec::parse_settings(
+        "depth=3,eval=material,null=off,lmr=off,see=off,futility=off,threats=off,lmp=off",
+    )
+    .unwrap();
     let game = game(
         true,
         &[
@@ -221,7 +223,7 @@ fn search_with(game: &Game, spec: &str) -> ClassicResult {
 fn futility_pruning_keeps_the_score_and_saves_nodes() {
     let (mut pruned_nodes, mut full_nodes) = (0, 0);
     for game in quiet_and_busy_positions() {
-        let base = "depth=3,null=off,lmr=off";
+        let base = "depth=3,null=off,lmr=off,lmp=off";
         let pruned = search_with(&game, base);
         let full = search_with(&game, &format!("{base},futility=off"));
         // Pruned quiet moves change no material and less position than the margin: the
@@ -234,6 +236,22 @@ fn futility_pruning_keeps_the_score_and_saves_nodes() {
     eprintln!("futility: {pruned_nodes} nodes against {full_nodes}");
     assert!(
         pruned_nodes * 20 < full_nodes * 19,
+        "{pruned_nodes} nodes pruned, {full_nodes} without"
+    );
+}
+
+#[test]
+fn late_move_pruning_saves_most_nodes_and_keeps_the_tactics() {
+    let (mut pruned_nodes, mut full_nodes) = (0, 0);
+    for game in quiet_and_busy_positions() {
+        let pruned = search_with(&game, "depth=4");
+        let full = search_with(&game, "depth=4,lmp=off");
+        pruned_nodes += pruned.nodes;
+        full_nodes += full.nodes;
+    }
+    eprintln!("late-move pruning: {pruned_nodes} nodes against {full_nodes}");
+    assert!(
+        pruned_nodes * 2 < full_nodes,
         "{pruned_nodes} nodes pruned, {full_nodes} without"
     );
 }
