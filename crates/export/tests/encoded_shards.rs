@@ -411,20 +411,12 @@ fn python_computes_the_rust_trainers_losses_and_trains_a_step_rust_can_load() {
     checkpoint::save(&model, &card, 10, serde_json::json!({})).unwrap();
 
     let python_path = koshogi_test_support::workspace_root().join("python");
-    let output = Command::new(&python)
-        .args(["-c", PYTHON_LOSSES])
-        .arg(&card)
-        .arg(&out)
-        .env("PYTHONPATH", &python_path)
-        .env("PYTHONDONTWRITEBYTECODE", "1")
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
+    let result = koshogi_test_support::json_output(
+        koshogi_test_support::python_command(&python)
+            .args(["-c", PYTHON_LOSSES])
+            .arg(&card)
+            .arg(&out),
     );
-    let result: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
 
     // The same rows through the Rust trainer's batch builder and losses.
     let shard = read_all_shards(&shards)

@@ -105,19 +105,13 @@ fn the_onnx_graph_reproduces_the_rust_model_under_onnxruntime() {
     npy::write_f32(&input_path, &inputs, &[count, INPUT_PLANES, 19, 19]).unwrap();
     let out = dir.path().join("out");
     std::fs::create_dir_all(&out).unwrap();
-    let output = Command::new(&python)
-        .args(["-c", ONNXRUNTIME])
-        .arg(&onnx_path)
-        .arg(&input_path)
-        .arg(&out)
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
+    let report = koshogi_test_support::json_output(
+        Command::new(&python)
+            .args(["-c", ONNXRUNTIME])
+            .arg(&onnx_path)
+            .arg(&input_path)
+            .arg(&out),
     );
-    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(
         report["names"],
         serde_json::json!(koshogi_export::OUTPUT_NAMES)

@@ -125,19 +125,13 @@ fn example_script_ranks_moves_like_the_rust_inference() {
     let encoded = encode_game(&game).unwrap();
     write_encoding(&encoded, &encode_dir).unwrap();
 
-    let output = Command::new(&python)
-        .arg(koshogi_test_support::workspace_root().join("scripts/export_example.py"))
-        .arg(&export)
-        .arg(&encode_dir)
-        .args(["--top", "5", "--json"])
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
+    let summary = koshogi_test_support::json_output(
+        Command::new(&python)
+            .arg(koshogi_test_support::workspace_root().join("scripts/export_example.py"))
+            .arg(&export)
+            .arg(&encode_dir)
+            .args(["--top", "5", "--json"]),
     );
-    let summary: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
 
     let runtime = RuntimeConfig {
         device: DeviceSpec::Cpu,

@@ -10,7 +10,7 @@
 //! Python checks.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use koshogi_export::{encode_game, export_checkpoint, npy};
 use koshogi_nn::{checkpoint, Model, ModelConfig, FEATURE_LEN, INPUT_PLANES};
@@ -27,15 +27,10 @@ fn python() -> Option<PathBuf> {
 
 /// `python -c script args…` with `python/` importable.
 fn run_python(python: &Path, script: &str, args: &[&Path]) -> Output {
-    Command::new(python)
+    koshogi_test_support::python_command(python)
         .arg("-c")
         .arg(script)
         .args(args)
-        .env(
-            "PYTHONPATH",
-            koshogi_test_support::workspace_root().join("python"),
-        )
-        .env("PYTHONDONTWRITEBYTECODE", "1")
         .output()
         .unwrap()
 }
@@ -361,15 +356,10 @@ fn user_errors_are_one_line_not_a_traceback() {
         }
     }
     // Features of the wrong shape, and once as a separate process, as a user runs it.
-    let output = Command::new(&python)
+    let output = koshogi_test_support::python_command(&python)
         .args(["-m", "koshogi_zero.evaluate"])
         .arg(&card)
         .arg(&flat)
-        .env(
-            "PYTHONPATH",
-            koshogi_test_support::workspace_root().join("python"),
-        )
-        .env("PYTHONDONTWRITEBYTECODE", "1")
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);

@@ -66,19 +66,16 @@ fn export_encode_and_the_example_script_work_together() {
         return;
     };
     let script = koshogi_test_support::workspace_root().join("scripts/export_example.py");
-    let output = Command::new(python)
-        .arg(script)
-        .arg(&export)
-        .arg(&encoded)
-        .args(["--top", "3"])
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
+    let text = koshogi_test_support::succeeded(
+        &Command::new(python)
+            .arg(script)
+            .arg(&export)
+            .arg(&encoded)
+            .args(["--top", "3"])
+            .output()
+            .unwrap(),
+        "export_example.py",
     );
-    let text = String::from_utf8(output.stdout).unwrap();
     assert!(text.contains(&format!("legal moves: {count}")), "{text}");
     let ranked: Vec<&str> = text
         .lines()

@@ -55,17 +55,11 @@ fn tensorboard_reads_back_scalars_histograms_and_text() {
     writer.add_text("config", "sims = 16", 0).unwrap();
     drop(writer);
 
-    let output = Command::new(&python)
-        .args(["-c", READ_WITH_TENSORBOARD])
-        .arg(dir.path())
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
+    let read = koshogi_test_support::json_output(
+        Command::new(&python)
+            .args(["-c", READ_WITH_TENSORBOARD])
+            .arg(dir.path()),
     );
-    let read: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
 
     let loss = read["scalars"]["train/loss"].as_array().unwrap();
     assert_eq!(loss.len(), losses.len());

@@ -33,18 +33,12 @@ fn python_reader_agrees_with_rust_reader() {
     let file = shard_dir.write_shard("py", &provenance, &arrays).unwrap();
     let shard = Shard::open(&file.path).unwrap();
 
-    let output = Command::new(&python)
-        .arg(&script)
-        .arg("--json")
-        .arg(&file.path)
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "read_shard.py failed: {}",
-        String::from_utf8_lossy(&output.stderr)
+    let summary = koshogi_test_support::json_output(
+        Command::new(&python)
+            .arg(&script)
+            .arg("--json")
+            .arg(&file.path),
     );
-    let summary: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     let s = &summary[0];
     assert_eq!(s["checksum_ok"], true);
     assert_eq!(s["positions"], arrays.len());

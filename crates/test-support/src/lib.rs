@@ -1,23 +1,57 @@
 //! Helpers shared by the workspace's tests; used only as a dev-dependency.
 //!
+//! The system tests in the top-level `tests/` run the built `koshogi` binary from another
+//! package than the binary's, where cargo does not name it (`CARGO_BIN_EXE_koshogi` exists only
+//! in the binary's own package): [`koshogi_binary`] finds it beside the running test.
+//!
 //! Several crates check their files with the real Python tools (numpy, TensorBoard's reader,
 //! torch): [`find_python`] finds the interpreter the set-up script installed, so each test skips
 //! with a notice instead of failing where no such Python exists.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Output};
 
-/// The workspace's root directory, for tests that read its scripts and configs.
+/// The workspace's root directory, for tests that read its scripts and configs: the nearest
+/// folder above the running test's package that holds `Cargo.lock` (packages sit at
+/// `crates/<name>` and `tests/`).
 ///
-/// Taken from cargo's run-time `CARGO_MANIFEST_DIR` (the running test's package, `crates/<name>`)
-/// before the compile-time one: clones share one target directory, and cargo may reuse a test
-/// binary that another clone, perhaps since deleted, compiled.
+/// Taken from cargo's run-time `CARGO_MANIFEST_DIR` (the running test's package) before the
+/// compile-time one: clones share one target directory, and cargo may reuse a test binary that
+/// another clone, perhaps since deleted, compiled.
 pub fn workspace_root() -> PathBuf {
-    Path::new(
-        &std::env::var_os("CARGO_MANIFEST_DIR")
-            .unwrap_or_else(|| env!("CARGO_MANIFEST_DIR").into()),
-    )
-    .join("../..")
+    let package = PathBuf::from(
+        std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or_else(|| env!("CARGO_MANIFEST_DIR").into()),
+    );
+    package
+        .ancestors()
+        .find(|dir| dir.join("Cargo.lock").is_file())
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| package.join("../.."))
+}
+
+/// The `koshogi` binary the system tests run: `$KOSHOGI_BIN` if set, else the one cargo built
+/// into the running test's profile folder (the test runs from `target/<profile>/deps/`).
+///
+/// `cargo test --workspace` (what `scripts/test.sh` runs) builds it before any test starts,
+/// because the binary's own package has integration tests; after `cargo test -p
+/// koshogi-system-tests` alone it may be older than the sources, so build it first
+/// (`cargo build -p koshogi`). Panics with that advice when it is missing.
+pub fn koshogi_binary() -> PathBuf {
+    if let Some(path) = std::env::var_os("KOSHOGI_BIN") {
+        return path.into();
+    }
+    let test = std::env::current_exe().expect("the running test's path");
+    let profile_dir = test
+        .parent()
+        .and_then(|deps| deps.parent())
+        .expect("tests run from target/<profile>/deps/");
+    let binary = profile_dir.join(format!("koshogi{}", std::env::consts::EXE_SUFFIX));
+    assert!(
+        binary.is_file(),
+        "no koshogi binary at {}: build it first (cargo build -p koshogi) or set KOSHOGI_BIN",
+        binary.display()
+    );
+    binary
 }
 
 /// `relative` inside the workspace's top-level `data/` folder, where the fixtures kept as text
@@ -51,6 +85,62 @@ pub fn find_python(imports: &str) -> Option<PathBuf> {
             .output()
             .is_ok_and(|o| o.status.success())
     })
+}
+
+/// `python` with the workspace's `python/` folder importable and no bytecode written into it
+/// (the PyTorch twin, the evaluation module, the examples).
+pub fn python_command(python: &Path) -> Command {
+    let mut command = Command::new(python);
+    command
+        .env("PYTHONPATH", workspace_root().join("python"))
+        .env("PYTHONDONTWRITEBYTECODE", "1");
+    command
+}
+
+/// The `koshogi` binary as a command (see [`koshogi_binary`]).
+pub fn koshogi_command() -> Command {
+    Command::new(koshogi_binary())
+}
+
+/// Runs `koshogi args` and returns what it did.
+pub fn koshogi(args: &[&str]) -> Output {
+    koshogi_command()
+        .args(args)
+        .output()
+        .expect("the koshogi binary runs")
+}
+
+/// The standard output of a command that must have succeeded; a failure shows the exit status,
+/// both outputs and `what` (the command, usually).
+pub fn succeeded(output: &Output, what: &str) -> String {
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(
+        output.status.success(),
+        "{what}: exit {:?}\nstdout:\n{stdout}\nstderr:\n{}",
+        output.status,
+        String::from_utf8_lossy(&output.stderr)
+    );
+    stdout
+}
+
+/// The standard error of a command that must have failed.
+pub fn failed(output: &Output, what: &str) -> String {
+    assert!(
+        !output.status.success(),
+        "{what}: expected a failure, got exit {:?}\nstdout:\n{}",
+        output.status,
+        String::from_utf8_lossy(&output.stdout)
+    );
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// Runs `command`, which must succeed, and reads its standard output as JSON (the Python
+/// checks print one JSON document).
+pub fn json_output(command: &mut Command) -> serde_json::Value {
+    let output = command.output().expect("the command runs");
+    let stdout = succeeded(&output, &format!("{command:?}"));
+    serde_json::from_str(&stdout)
+        .unwrap_or_else(|e| panic!("{command:?}: not JSON ({e}): {stdout}"))
 }
 
 /// Checks `koshogi arena --out <out_dir>`'s `games.csv` after a match of `player` (an
