@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs what the web viewer's end-to-end test (crates/koshogi/tests/serve_browser.rs) needs:
+# Installs what the web viewer's end-to-end test (tests/serve_browser.rs) needs:
 # Debian's headless browser `chromium`, its WebDriver `chromium-driver`, and `fonts-noto-cjk`
 # (the board's kanji; without it the screenshots show empty boxes). Does nothing when all three
 # are present; otherwise needs root (or password-less sudo) and Debian's package archive.

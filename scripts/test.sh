@@ -25,7 +25,7 @@ echo "== scripts/setup-moto.sh"
 KOSHOGI_MOTO_PYTHON="$(bash "$repo_root/scripts/setup-moto.sh")"
 export KOSHOGI_MOTO_PYTHON KOSHOGI_REQUIRE_MOTO=1
 # python/rl: the koshogi wheel (PyO3 + maturin, no libtorch) in its own venv with pettingzoo and
-# open_spiel; crates/koshogi/tests/python_package.rs runs python/rl/tests against the binary.
+# open_spiel; tests/python_package.rs runs python/rl/tests against the binary.
 echo "== scripts/setup-python-rl.sh"
 KOSHOGI_RL_PYTHON="$(bash "$repo_root/scripts/setup-python-rl.sh")"
 export KOSHOGI_RL_PYTHON KOSHOGI_REQUIRE_PYTHON_RL=1

@@ -11,7 +11,13 @@ use std::time::{Duration, Instant};
 use koshogi_rules::notation::parse_canonical;
 use koshogi_rules::{Color, Game, RulesOptions};
 
-const BIN: &str = env!("CARGO_BIN_EXE_koshogi");
+/// The koshogi binary under test, as text (it goes into `engine:` specs).
+fn bin() -> String {
+    koshogi_test_support::koshogi_binary()
+        .to_str()
+        .expect("a UTF-8 path")
+        .to_string()
+}
 
 /// `koshogi engine` with pipes; stdout lines arrive on a channel so reads can time out.
 struct EngineUnderTest {
@@ -22,7 +28,7 @@ struct EngineUnderTest {
 
 impl EngineUnderTest {
     fn start(args: &[&str]) -> EngineUnderTest {
-        let mut child = Command::new(BIN)
+        let mut child = Command::new(bin())
             .arg("engine")
             .args(args)
             .stdin(Stdio::piped())
@@ -240,7 +246,11 @@ fn go_infinite_then_stop_answers_within_a_bound() {
 }
 
 fn arena(args: &[&str]) -> (String, String) {
-    let output = Command::new(BIN).arg("arena").args(args).output().unwrap();
+    let output = Command::new(bin())
+        .arg("arena")
+        .args(args)
+        .output()
+        .unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
     let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
     assert!(output.status.success(), "{stdout}\n{stderr}");
@@ -252,7 +262,7 @@ fn arena(args: &[&str]) -> (String, String) {
 #[test]
 fn the_arena_matches_an_engine_subprocess_against_greedy() {
     let out = tempfile::tempdir().unwrap();
-    let engine = format!("engine:{BIN} engine@nodes=8");
+    let engine = format!("engine:{} engine@nodes=8", bin());
     let (stdout, _) = arena(&[
         "--a",
         &engine,
@@ -278,8 +288,8 @@ fn the_arena_matches_an_engine_subprocess_against_greedy() {
 #[test]
 fn two_engines_on_the_clock_in_the_arena_lose_no_game_on_time() {
     let out = tempfile::tempdir().unwrap();
-    let a = format!("engine:{BIN} engine@time=2000,inc=100");
-    let b = format!("engine:{BIN} engine --overhead 100@time=2000,inc=100");
+    let a = format!("engine:{} engine@time=2000,inc=100", bin());
+    let b = format!("engine:{} engine --overhead 100@time=2000,inc=100", bin());
     let (stdout, stderr) = arena(&[
         "--a",
         &a,

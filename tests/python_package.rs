@@ -51,7 +51,7 @@ fn the_python_package_passes_its_tests_against_this_binary() {
             "-v",
         ])
         .current_dir(&tests)
-        .env("KOSHOGI_BIN", env!("CARGO_BIN_EXE_koshogi"))
+        .env("KOSHOGI_BIN", koshogi_test_support::koshogi_binary())
         .env("PYTHONDONTWRITEBYTECODE", "1")
         .output()
         .unwrap();
@@ -76,7 +76,7 @@ fn the_arena_plays_an_open_spiel_bot_through_the_engine_protocol() {
         python.display()
     );
     // From a directory without a koshogi/ source tree, so the installed wheel is imported.
-    let output = Command::new(env!("CARGO_BIN_EXE_koshogi"))
+    let output = Command::new(koshogi_test_support::koshogi_binary())
         .args(["arena", "--a", &engine, "--b", "random", "--games", "2"])
         .args(["--max-plies", "40", "--out"])
         .arg(out.path())

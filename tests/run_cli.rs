@@ -3,7 +3,7 @@
 //! checkpoints, and resumes when run again on the same directory.
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 const TINY_RUN: &str = r#"
 [run]
@@ -42,7 +42,7 @@ fn koshogi(args: &[&str]) -> Output {
 
 /// `koshogi` with its log level (`RUST_LOG`) set to `level`.
 fn koshogi_logging(args: &[&str], level: &str) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_koshogi"))
+    koshogi_test_support::koshogi_command()
         .args(args)
         .env("RUST_LOG", level)
         .output()
@@ -50,14 +50,7 @@ fn koshogi_logging(args: &[&str], level: &str) -> Output {
 }
 
 fn ok(out: &Output) -> String {
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(
-        out.status.success(),
-        "exit {:?}\nstdout:\n{stdout}\nstderr:\n{}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
-    stdout
+    koshogi_test_support::succeeded(out, "koshogi")
 }
 
 fn write_config(dir: &Path) -> String {
@@ -290,7 +283,7 @@ fn ctrl_c_stops_the_run_cleanly_with_a_final_checkpoint() {
     let dir = tempfile::tempdir().unwrap();
     let config = write_config(dir.path());
     let run = dir.path().join("run");
-    let child = Command::new(env!("CARGO_BIN_EXE_koshogi"))
+    let child = koshogi_test_support::koshogi_command()
         .args(run_until_stopped(&config, &run))
         .env("RUST_LOG", "warn")
         .stdout(std::process::Stdio::piped())

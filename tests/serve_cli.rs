@@ -12,7 +12,7 @@ use serve_support::{http, send_request, write_run, Server, RECORD_NAME};
 fn a_missing_run_directory_is_an_error_with_exit_code_1() {
     let dir = tempfile::tempdir().unwrap();
     let missing = dir.path().join("no-such-run");
-    let output = Command::new(env!("CARGO_BIN_EXE_koshogi"))
+    let output = Command::new(koshogi_test_support::koshogi_binary())
         .args(["serve", "--port", "0", "--run"])
         .arg(&missing)
         .output()

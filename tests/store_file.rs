@@ -10,10 +10,10 @@ fn roles_meet_through_a_file_store_and_survive_sigkill() {
     store_support::two_workers_a_trainer_and_two_crashes(&roles);
 }
 
-use std::process::{Command, Output};
+use std::process::Output;
 
 fn koshogi(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_koshogi"))
+    koshogi_test_support::koshogi_command()
         .args(args)
         .env("RUST_LOG", "warn")
         .env("OMP_NUM_THREADS", "1")
@@ -22,19 +22,11 @@ fn koshogi(args: &[&str]) -> Output {
 }
 
 fn ok(out: &Output) -> String {
-    assert!(
-        out.status.success(),
-        "exit {:?}\nstdout:\n{}\nstderr:\n{}",
-        out.status,
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    koshogi_test_support::succeeded(out, "koshogi")
 }
 
 fn failed(out: &Output) -> String {
-    assert!(!out.status.success(), "expected a failure");
-    String::from_utf8_lossy(&out.stderr).into_owned()
+    koshogi_test_support::failed(out, "koshogi")
 }
 
 /// A run started locally continues in the store: `store push` publishes it, the gate runs as

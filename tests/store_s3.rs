@@ -25,7 +25,7 @@ fn roles_meet_through_s3_and_survive_sigkill() {
     }
 
     // A missing bucket is a clear error, before any work starts.
-    let out = Command::new(env!("CARGO_BIN_EXE_koshogi"))
+    let out = Command::new(koshogi_test_support::koshogi_binary())
         .args(["store", "ls", "s3://no-such-bucket/run"])
         .output()
         .unwrap();

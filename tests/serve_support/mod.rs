@@ -84,7 +84,7 @@ pub struct Server {
 
 impl Server {
     pub fn start(run: &Path) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_koshogi"))
+        let mut child = Command::new(koshogi_test_support::koshogi_binary())
             .args(["serve", "--run"])
             .arg(run)
             .args(["--port", "0"])

@@ -114,7 +114,7 @@ impl Roles {
                 .open(self.root.path().join(format!("{name}.{suffix}")))
                 .unwrap()
         };
-        let child = Command::new(env!("CARGO_BIN_EXE_koshogi"))
+        let child = Command::new(koshogi_test_support::koshogi_binary())
             .args(args)
             .envs(self.env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
             .env("KOSHOGI_RUN_CACHE", self.root.path().join("cache"))

@@ -1,7 +1,7 @@
 //! The `engine:` player against engines that misbehave, played by small shell scripts: each
 //! failure loses that game (with the reason as its termination) and the match goes on; a
 //! program that cannot even start is a build error; the program is killed when the player is
-//! dropped. (The real engine is matched end to end in crates/koshogi/tests/engine_match.rs.)
+//! dropped. (The real engine is matched end to end in tests/engine_match.rs.)
 
 #![cfg(unix)]
 

@@ -1,5 +1,5 @@
 """The package against the `koshogi` command line (its binary is $KOSHOGI_BIN; the workspace's
-test crates/koshogi/tests/python_package.rs sets it): a 1,000-ply random game agrees move by
+test tests/python_package.rs sets it): a 1,000-ply random game agrees move by
 move with `koshogi moves`, and positions give the planes and legal policy legs of
 `koshogi encode`."""
 
