@@ -6,7 +6,7 @@
 //! | `nodes=N` | visit at most N positions per move | 100000 when no other limit is given |
 //! | `depth=D` | deepest iteration, 1 to 64 | — |
 //! | `eval=full\|material` | evaluation terms ([`EvalTerms`]) | `full` |
-//! | `null=on\|off`, `lmr=on\|off`, `see=on\|off`, `futility=on\|off`, `threats=on\|off`, `lmp=on\|off` | null move, late-move reductions, exchange pruning, frontier futility pruning, threat-aware ordering (evasions), late-move pruning | `on` |
+//! | `null=on\|off`, `lmr=on\|off`, `see=on\|off`, `futility=on\|off`, `threats=on\|off`, `lmp=on\|off` | null move, late-move reductions, exchange pruning, frontier futility pruning, threat-aware ordering (evasions), late-move pruning | `on`, except `threats` and `lmp`: `off` |
 //! | `hash=MIB` | transposition table size in MiB, 1 to 4096 | 16 |
 //!
 //! Several limits may be given; the first reached stops the search. `nodes` and `depth` make
@@ -63,8 +63,8 @@ impl Default for ClassicSpec {
             late_move_reductions: true,
             exchange_pruning: true,
             futility: true,
-            threats: true,
-            late_move_pruning: true,
+            threats: false,
+            late_move_pruning: false,
             hash_mib: 16,
         }
     }
@@ -246,7 +246,7 @@ mod tests {
     #[test]
     fn reads_every_setting_and_prints_it_back() {
         let spec = ClassicSpec::parse_settings(
-            "movetime=1000, nodes=5000,depth=7,eval=material,null=off,lmr=off,see=off,futility=off,threats=off,lmp=off,hash=64",
+            "movetime=1000, nodes=5000,depth=7,eval=material,null=off,lmr=off,see=off,futility=off,threats=on,lmp=on,hash=64",
         )
         .unwrap();
         assert_eq!(spec.movetime_ms, Some(1000));
@@ -254,11 +254,11 @@ mod tests {
         assert_eq!(spec.depth, Some(7));
         assert_eq!(spec.eval, EvalTerms::Material);
         assert!(!spec.null_move && !spec.late_move_reductions && !spec.exchange_pruning);
-        assert!(!spec.futility && !spec.threats && !spec.late_move_pruning);
+        assert!(!spec.futility && spec.threats && spec.late_move_pruning);
         assert_eq!(spec.config().table_bytes, 64 << 20);
         assert_eq!(
             spec.to_string(),
-            "classic@movetime=1000,nodes=5000,depth=7,eval=material,null=off,lmr=off,see=off,futility=off,threats=off,lmp=off,hash=64"
+            "classic@movetime=1000,nodes=5000,depth=7,eval=material,null=off,lmr=off,see=off,futility=off,threats=on,lmp=on,hash=64"
         );
         assert_eq!(ClassicSpec::default().to_string(), "classic");
         let movetime = ClassicSpec::parse_settings("movetime=250").unwrap();

@@ -175,10 +175,9 @@ fn a_move_time_stops_the_search_and_iterations_are_reported() {
 
 #[test]
 fn every_part_switched_off_still_finds_the_same_tactics() {
-    let spec = ClassicSpec::parse_settings(
-        "depth=3,eval=material,null=off,lmr=off,see=off,futility=off,threats=off,lmp=off",
-    )
-    .unwrap();
+    let spec =
+        ClassicSpec::parse_settings("depth=3,eval=material,null=off,lmr=off,see=off,futility=off")
+            .unwrap();
     let game = game(
         true,
         &[
@@ -244,7 +243,7 @@ fn futility_pruning_keeps_the_score_and_saves_nodes() {
 fn late_move_pruning_saves_most_nodes_and_keeps_the_tactics() {
     let (mut pruned_nodes, mut full_nodes) = (0, 0);
     for game in quiet_and_busy_positions() {
-        let pruned = search_with(&game, "depth=4");
+        let pruned = search_with(&game, "depth=4,lmp=on");
         let full = search_with(&game, "depth=4,lmp=off");
         pruned_nodes += pruned.nodes;
         full_nodes += full.nodes;
