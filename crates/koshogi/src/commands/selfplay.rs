@@ -7,19 +7,21 @@
 //!
 //! With `--run s3://…` (or another store URL) the worker plays in a local cache directory and
 //! the store sync thread sends its shards and records and fetches newer checkpoints
-//! (crate::stored_run, docs/distributed.md); `--worker-id` keeps several workers apart.
+//! (koshogi_run_store::role_sync, docs/distributed.md); `--worker-id` keeps several workers apart.
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
 use clap::Args;
+use koshogi_run_store::role_sync::{fetch_playing_checkpoint, selfplay_sync};
+use koshogi_run_store::SyncThread;
 use koshogi_selfplay::{parse_worker_id, SelfplayStats};
 
 use crate::interrupt::stop_flag_on_interrupt;
 use crate::run_config::{prepare_run_dir, RunLocation};
 use crate::selfplay_role::{play, worker_context, Reporter};
-use crate::stored_run::{self, Cache, StoreOptions, SyncThread};
+use crate::stored_run::{self, StoreOptions};
 
 #[derive(Args)]
 pub struct SelfplayArgs {
@@ -80,7 +82,7 @@ fn run_stored(args: SelfplayArgs, remote: koshogi_run_store::RemoteRun) -> Resul
         Some(id) => format!("selfplay-{id}"),
         None => "selfplay".to_string(),
     };
-    let cache = Cache::open(&remote, &role, &args.store)?;
+    let cache = args.store.open_cache(&remote, &role)?;
     let stop = stop_flag_on_interrupt("the games in progress finish their current move");
     let (mut config, _) = stored_run::resolve_config(
         &remote,
@@ -100,13 +102,13 @@ fn run_stored(args: SelfplayArgs, remote: koshogi_run_store::RemoteRun) -> Resul
     // The newest network before the first game, not a random one.
     // With [gate] enabled, the checkpoint `koshogi gate` accepted plays, as in `koshogi run`.
     let gated = config.gate.enabled;
-    stored_run::fetch_playing_checkpoint(&remote, &cache.dir, gated)?;
+    fetch_playing_checkpoint(&remote, &cache.dir, gated)?;
     let poll = Duration::from_secs_f64(args.store.poll_seconds);
     let sync = SyncThread::spawn(
         "store-sync",
         poll,
         stop.clone(),
-        stored_run::selfplay_sync(remote.clone(), cache.dir.clone(), gated),
+        selfplay_sync(remote.clone(), cache.dir.clone(), gated),
     )?;
     let stats = Arc::new(SelfplayStats::default());
     let mut ctx = worker_context(&config, &cache.dir, args.games, stop, stats.clone())?;

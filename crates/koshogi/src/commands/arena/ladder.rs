@@ -12,10 +12,11 @@ use koshogi_arena::ladder::{
 };
 use koshogi_arena::MatchSettings;
 use koshogi_nn::RuntimeConfig;
+use koshogi_run_store::role_sync::{prepare_ladder_cache, send_ladder_results};
 use koshogi_run_store::RunTarget;
 
 use crate::match_progress::{progress_bar, MatchProgress};
-use crate::stored_run::{connect, prepare_ladder_cache, send_ladder_results, Cache};
+use crate::stored_run::connect;
 
 // `--ladder` and what goes with it (no doc comment: a flattened struct's would be help text).
 #[derive(Args)]
@@ -53,7 +54,7 @@ pub fn run(
         RunTarget::Local(run_dir) => ladder(flags, &run_dir, match_settings, runtime),
         RunTarget::Remote(remote) => {
             let remote = connect(remote, &flags.store)?;
-            let cache = Cache::open(&remote, "arena", &flags.store)?;
+            let cache = flags.store.open_cache(&remote, "arena")?;
             prepare_ladder_cache(&remote, &cache.dir)?;
             ladder(flags, &cache.dir, match_settings, runtime)?;
             send_ladder_results(&remote, &cache.dir)?;
