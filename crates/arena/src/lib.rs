@@ -9,7 +9,8 @@
 //!   `games.csv`), and Ko shogi as such a game;
 //! * [`players`]: Ko shogi players — the classical baselines of koshogi-baselines as match
 //!   players, network players, other engines as subprocesses — and the `random | greedy |
-//!   ab:<depth> | … | engine:<command>` syntax that names them;
+//!   ab:<depth> | … | engine:<command>` syntax that names them, and a match between two of them
+//!   by name;
 //! * [`gate`](mod@gate): should a candidate checkpoint replace the incumbent, and the gatekeeper
 //!   that asks it of each new checkpoint of a run;
 //! * [`ladder`]: rating all checkpoints of a training run together, with fixed baselines;

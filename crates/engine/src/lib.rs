@@ -13,6 +13,7 @@
 //! * [`search_job`]: one `go` — a batched PUCT search with visit/time limits and `stop`;
 //!   [`classic_job`]: one `go` of the classical engine instead (`--classic`);
 //!   [`search_control`]: `stop`/`ponderhit`/deadline shared with it; [`info`]: its `info` lines.
+//! * [`in_process`]: the engine as an in-process opponent (`koshogi play`), its replies read back;
 //! * [`output`]: the line sink shared by the engine and its search thread;
 //!   [`line_reader`]: input lines with a length bound (also used by the arena to read engines).
 //! * [`resolve_card`] (from koshogi-nn): a checkpoint given as a model card or as its directory.
@@ -21,6 +22,7 @@ pub mod classic_job;
 pub mod command;
 pub mod engine;
 pub mod go_limits;
+pub mod in_process;
 pub mod info;
 pub mod line_reader;
 pub mod output;
@@ -31,6 +33,7 @@ pub mod time_control;
 
 pub use command::{parse_command, Command, Dialect, GoClock, GoLimits, PositionSpec};
 pub use engine::{Engine, EngineSettings, Flow};
+pub use in_process::{EngineMove, EngineMoveError, InProcessEngine};
 pub use koshogi_nn::checkpoint::{resolve_card, CheckpointPathError};
 pub use output::{CapturedLines, Output};
 pub use protocol_options::ProtocolOptions;

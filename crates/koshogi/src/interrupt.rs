@@ -1,8 +1,11 @@
-//! Ctrl-C / SIGTERM handling shared by the long-running commands: the first signal asks the
-//! work to stop cleanly (in-flight writes finish), the second exits at once.
+//! The stop flag of the long-running commands. Ctrl-C / SIGTERM: the first signal asks the work
+//! to stop cleanly (in-flight writes finish), the second exits at once. A time limit (`koshogi
+//! run --minutes`) sets the same flag, as Ctrl-C would.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+
+use anyhow::{Context, Result};
 
 /// Installs the handler; `what` says what a clean stop waits for ("the current games", …).
 pub fn stop_flag_on_interrupt(what: &'static str) -> Arc<AtomicBool> {
@@ -23,4 +26,24 @@ pub fn stop_flag_on_interrupt(what: &'static str) -> Arc<AtomicBool> {
         tracing::warn!("cannot catch Ctrl-C ({error}); interrupting will lose work in flight");
     }
     stop
+}
+
+/// Sets `stop` once `minutes` have passed (or returns as soon as something else set it).
+pub fn stop_after(minutes: f64, stop: Arc<AtomicBool>) -> Result<()> {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs_f64(minutes * 60.0);
+    std::thread::Builder::new()
+        .name("time-limit".into())
+        .spawn(move || {
+            while !stop.load(Ordering::SeqCst) {
+                let now = std::time::Instant::now();
+                if now >= deadline {
+                    tracing::info!("time limit of {minutes} minutes reached: stopping");
+                    stop.store(true, Ordering::SeqCst);
+                    return;
+                }
+                std::thread::sleep((deadline - now).min(std::time::Duration::from_millis(200)));
+            }
+        })
+        .context("starting the time-limit thread")?;
+    Ok(())
 }

@@ -1,10 +1,11 @@
 //! `koshogi`: the single command-line entry point of koshogi-zero.
 //!
-//! Each subcommand lives in its own file under `commands/`; this file only parses arguments,
+//! Each subcommand lives in its own file under `commands/` (a mode with flags of its own in a
+//! submodule, `commands/arena/ladder.rs`); this file only parses arguments,
 //! sets up logging and turns errors into a message and a non-zero exit (never a panic). What
 //! several commands share sits beside `commands/`, so that no command imports another: the
 //! position arguments (`position_args`), the network players' flags (`network_flags`), the
-//! engine's settings (`engine_settings`), the match progress line (`match_progress`), the
+//! engine's settings (`engine_settings`), the match progress display (`match_progress`), the
 //! trainer's display (`train_display`) and self-play as a role of a run (`selfplay_role`).
 
 mod commands;

@@ -4,6 +4,7 @@
 use anyhow::Result;
 use clap::Args;
 
+use koshogi_arena::players::PlayerOptions;
 use koshogi_nn::{DeviceSpec, RuntimeConfig};
 
 /// `--allow-repetition`, `--threads`, `--device`.
@@ -38,5 +39,19 @@ impl NetworkPlayerFlags {
             device,
             ..RuntimeConfig::default()
         })
+    }
+
+    /// The network players' options: `runtime` (from [`Self::runtime`]), `--allow-repetition`,
+    /// and `default_simulations` for `mcts:<ckpt>` without a count.
+    pub fn player_options(
+        &self,
+        runtime: RuntimeConfig,
+        default_simulations: u32,
+    ) -> PlayerOptions {
+        PlayerOptions {
+            runtime,
+            default_simulations,
+            avoid_repetition: !self.allow_repetition,
+        }
     }
 }

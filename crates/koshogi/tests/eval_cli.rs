@@ -215,7 +215,7 @@ fn bad_input_is_a_clear_one_line_error() {
         (&["eval", "--run", empty_arg], "no checkpoints"),
         (
             &["eval", "--run", run_arg, "--opponents", "greedy,alphabeta"],
-            "unknown player `alphabeta`",
+            "--opponents: unknown player `alphabeta`",
         ),
         (
             &["eval", "--run", run_arg, "--checkpoint", "7"],

@@ -72,6 +72,14 @@ pub enum StoreError {
         path: PathBuf,
         source: std::io::Error,
     },
+    /// The process was stopped while waiting for `key` to appear in the store.
+    #[error("stopped while waiting for {url}/{key}")]
+    Stopped { url: String, key: String },
+    /// A new run's trainer found checkpoints in the store.
+    #[error(
+        "{url} already holds checkpoints: pass --resume to continue that run, or use a new URL"
+    )]
+    NotResumed { url: String },
     #[error("starting the store's I/O runtime: {0}")]
     Runtime(std::io::Error),
 }

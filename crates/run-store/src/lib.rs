@@ -21,8 +21,12 @@
 //! A store that does not answer is waited for, with backoff, for as long as the process allows
 //! ([`RemoteRun`]): outages are weather, not errors.
 //!
-//! Nothing here knows about training: the roles (`koshogi selfplay`, `train`, `arena`) decide
-//! what to send and fetch. See docs/distributed.md.
+//! What each role of a stored run sends and fetches is here too, beside the machinery it uses:
+//! the passes of the roles' sync threads and the preparation of their caches ([`role_sync`]),
+//! the thread that runs a pass every poll interval ([`SyncThread`]), a role's locked cache
+//! directory ([`RoleCache`]) and the run's configuration as stored ([`stored_config`]). Nothing
+//! here knows about training: the trainer's keep policy is given to it, and the configuration's
+//! meaning is the caller's. See docs/distributed.md.
 
 pub mod copy;
 mod error;
@@ -34,10 +38,16 @@ pub mod local_checkpoints;
 mod location;
 pub mod outbox;
 mod remote;
+mod role_cache;
+pub mod role_sync;
 mod shards;
+pub mod stored_config;
+mod sync_thread;
 pub mod tree;
 
 pub use error::StoreError;
 pub use location::{is_store_url, RunTarget};
 pub use remote::{ObjectEntry, RemoteRun, DEFAULT_PATIENCE};
+pub use role_cache::{CacheError, RoleCache};
 pub use shards::StoredShards;
+pub use sync_thread::{SyncError, SyncThread};

@@ -3,7 +3,8 @@
 //! A worker advances many games at once through one [`koshogi_mcts::SearchDriver`], so every
 //! network call gets a full batch; finished games go to replay shards (`koshogi_replay`) and,
 //! optionally, to text game records (`koshogi_rules::game_record`). Settings:
-//! [`SelfplayConfig`]; entry point: [`run_pool`].
+//! [`SelfplayConfig`]; entry point: [`run_pool`]; a process's worker id among the workers of a
+//! run: [`worker_id`].
 
 pub mod config;
 pub mod fixed_opponent;
@@ -14,6 +15,7 @@ pub mod pool_opponent;
 pub mod resign;
 pub mod stats;
 pub mod worker;
+pub mod worker_id;
 
 pub use config::{CapResult, OpponentStage, ResignConfig, SelfplayConfig};
 pub use network_player::CheckpointFollowingEvaluator;
@@ -21,6 +23,7 @@ pub use pool::run_pool;
 pub use pool_opponent::PoolRuntime;
 pub use stats::{SelfplayStats, SelfplayTotals};
 pub use worker::{run_worker, GameBudget, ModelSignals, WorkerContext};
+pub use worker_id::{parse_worker_id, WorkerIdError};
 
 use std::path::PathBuf;
 

@@ -6,6 +6,8 @@
 //!   [`rate_games`]);
 //! * `run_ladder.rs`: the players of a Ko shogi run — its checkpoints, the random-initialised
 //!   anchor and the baselines — and the whole ladder ([`run_ladder`]);
+//! * `summary.rs`: the finished ladder as the table `koshogi arena --ladder` prints
+//!   ([`RunLadderResult::summary`]);
 //! * `picture.rs`: the picture of progress, `<run>/arena/elo.svg` ([`progress_svg`]): Elo
 //!   against training hours (`training_hours.rs`: from the checkpoints' save times) and steps,
 //!   the baselines as labelled levels.
@@ -16,6 +18,7 @@
 mod pairings;
 mod picture;
 mod run_ladder;
+mod summary;
 mod training_hours;
 
 pub use pairings::{

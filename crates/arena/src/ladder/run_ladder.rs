@@ -86,6 +86,16 @@ pub enum LadderPlayerKind {
     Mcts(SearchConfig),
 }
 
+impl LadderPlayerKind {
+    /// `--ladder-sims`: 0 = the raw policy, else tree search with that many simulations.
+    pub fn with_simulations(simulations: u32) -> Self {
+        match simulations {
+            0 => LadderPlayerKind::Policy,
+            n => LadderPlayerKind::Mcts(MctsPlayer::evaluation_config(n)),
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct RunLadderSettings {
     pub games_per_pair: usize,
@@ -327,6 +337,18 @@ fn write_tensorboard(
 mod tests {
     use super::*;
     use crate::players::BaselineSpec;
+
+    #[test]
+    fn zero_simulations_is_the_raw_policy() {
+        assert_eq!(
+            LadderPlayerKind::with_simulations(0),
+            LadderPlayerKind::Policy
+        );
+        assert_eq!(
+            LadderPlayerKind::with_simulations(8),
+            LadderPlayerKind::Mcts(MctsPlayer::evaluation_config(8))
+        );
+    }
 
     #[test]
     fn baselines_are_built_in_players_listed_once() {

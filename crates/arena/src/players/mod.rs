@@ -7,6 +7,7 @@
 //! * `search_settings.rs`: [`SearchSettings`], the search players' `@movetime=…,utility=…,
 //!   forced=…` (equal time, and the hand-written parts off for the controls);
 //! * `build.rs`: [`build_player`], a spec → a player ([`PlayerOptions`]);
+//! * `spec_match.rs`: [`play_spec_match`], a match between two specs (`koshogi arena --a --b`);
 //! * `baselines.rs`: the classical players that need no network (greedy material, alpha-beta),
 //!   which koshogi-baselines owns with their names ([`BaselineSpec`]), as match players
 //!   ([`GreedyPlayer`], [`AlphaBetaPlayer`], [`ClassicPlayer`]);
@@ -22,6 +23,7 @@ mod network;
 mod repetition;
 mod search_settings;
 mod spec;
+mod spec_match;
 
 pub use baselines::{AlphaBetaPlayer, ClassicPlayer, GreedyPlayer};
 pub use build::{build_player, match_rules, BuildPlayerError, BuiltPlayer, PlayerOptions};
@@ -31,4 +33,5 @@ pub use network::{
     card_rules_options, resolve_card, CheckpointPathError, MctsPlayer, PolicyPlayer,
 };
 pub use search_settings::{SearchSettings, SearchSettingsError};
-pub use spec::{split_player_list, PlayerSpec, PlayerSpecError};
+pub use spec::{parse_player_list, split_player_list, PlayerSpec, PlayerSpecError};
+pub use spec_match::{play_spec_match, SpecMatchError};

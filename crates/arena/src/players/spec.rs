@@ -124,6 +124,16 @@ pub fn split_player_list(text: &str) -> Vec<String> {
     items
 }
 
+/// A comma-separated list of players (`koshogi eval --opponents`), split by
+/// [`split_player_list`], empty items skipped.
+pub fn parse_player_list(text: &str) -> Result<Vec<PlayerSpec>, PlayerSpecError> {
+    split_player_list(text)
+        .iter()
+        .filter(|s| !s.is_empty())
+        .map(|s| s.parse::<PlayerSpec>())
+        .collect()
+}
+
 impl FromStr for PlayerSpec {
     type Err = PlayerSpecError;
 
@@ -229,6 +239,23 @@ impl fmt::Display for PlayerSpec {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn player_lists_skip_empty_items_and_name_bad_ones() {
+        assert_eq!(
+            parse_player_list("greedy, random,").unwrap(),
+            [
+                PlayerSpec::Baseline(BaselineSpec::Greedy),
+                PlayerSpec::Baseline(BaselineSpec::Random)
+            ]
+        );
+        let error = parse_player_list("greedy,alphabeta").unwrap_err();
+        assert_eq!(error, PlayerSpecError::Unknown("alphabeta".into()));
+        assert!(
+            error.to_string().contains("unknown player `alphabeta`"),
+            "{error}"
+        );
+    }
 
     #[test]
     fn parses_every_form() {

@@ -1,26 +1,21 @@
 //! `koshogi arena`: matches between players (Elo ± 95 % CI, optional SPRT) and the ladder of a
-//! training run. The work is done by `koshogi_arena`; this file parses arguments, shows progress
-//! and prints results.
+//! training run. The work is done by `koshogi_arena`; this file parses arguments and prints
+//! results, the ladder's own flags and run in `arena/ladder.rs`.
 
 use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
 
-use koshogi_arena::ladder::{
-    parse_baselines, run_ladder, LadderPlayerKind, RunLadderSettings, DEFAULT_BASELINES,
-};
-use koshogi_arena::matches::new_game;
-use koshogi_arena::players::MctsPlayer;
-use koshogi_arena::players::{build_player, match_rules, PlayerOptions};
-use koshogi_arena::{
-    run_match, GameSummary, MatchObserver, MatchReport, MatchSettings, PlayerSpec, SprtSettings,
-};
+use koshogi_arena::players::play_spec_match;
+use koshogi_arena::{MatchSettings, PlayerSpec, SprtSettings};
 use koshogi_nn::RuntimeConfig;
 
-use crate::match_progress::{progress_bar, progress_message};
+use crate::match_progress::{progress_bar, MatchProgress};
 use crate::network_flags::NetworkPlayerFlags;
+
+mod ladder;
+use ladder::LadderFlags;
 
 const PLAYER_HELP: &str = "\
 Players (--a, --b):
@@ -102,36 +97,8 @@ pub struct ArenaArgs {
     pub sims: u32,
     #[command(flatten)]
     pub network: NetworkPlayerFlags,
-    /// Rate all checkpoints of a training run (`<run>/checkpoints/step-*`) by maximum
-    /// likelihood, anchored at the random-initialised network = 0; games are kept in
-    /// `<run>/arena/games.csv`, ratings in `<run>/arena/ladder.csv` and TensorBoard.
-    #[arg(long, value_name = "RUN_DIR")]
-    pub ladder: Option<PathBuf>,
-    /// Ladder: games per pairing (each checkpoint vs its predecessor and vs the anchor).
-    #[arg(long, default_value_t = 40)]
-    pub games_per_pair: usize,
-    /// Ladder: simulations per move for the checkpoints (0 = raw policy, no search).
-    #[arg(long, default_value_t = 0)]
-    pub ladder_sims: u32,
-    /// Ladder: built-in players rated with the checkpoints as fixed levels (every checkpoint
-    /// plays each of them), comma-separated, or `none`. Elo 0 stays the random-initialised
-    /// network.
-    #[arg(long, value_name = "PLAYERS", default_value = DEFAULT_BASELINES)]
-    pub anchors: String,
-    /// With `--ladder s3://…`: the local working directory and polling (docs/distributed.md).
     #[command(flatten)]
-    pub store: crate::stored_run::StoreOptions,
-}
-
-struct Progress {
-    bar: ProgressBar,
-}
-
-impl MatchObserver for Progress {
-    fn game_finished(&mut self, _game: &GameSummary, report: &MatchReport) {
-        self.bar.inc(1);
-        self.bar.set_message(progress_message(report));
-    }
+    pub ladder_flags: LadderFlags,
 }
 
 pub fn run(args: ArenaArgs) -> Result<()> {
@@ -158,21 +125,8 @@ pub fn run(args: ArenaArgs) -> Result<()> {
         sprt,
         output_dir: args.out.clone(),
     };
-    match &args.ladder {
-        Some(run) => match koshogi_run_store::RunTarget::parse(run)? {
-            koshogi_run_store::RunTarget::Local(run_dir) => {
-                ladder(&args, &run_dir, match_settings, runtime)
-            }
-            koshogi_run_store::RunTarget::Remote(remote) => {
-                let remote = crate::stored_run::connect(remote, &args.store)?;
-                let cache = crate::stored_run::Cache::open(&remote, "arena", &args.store)?;
-                crate::stored_run::prepare_ladder_cache(&remote, &cache.dir)?;
-                ladder(&args, &cache.dir, match_settings, runtime)?;
-                crate::stored_run::send_ladder_results(&remote, &cache.dir)?;
-                println!("ladder sent to {}/arena", remote.url());
-                Ok(())
-            }
-        },
+    match &args.ladder_flags.ladder {
+        Some(run) => ladder::run(&args.ladder_flags, run, match_settings, runtime),
         None => single_match(&args, match_settings, runtime),
     }
 }
@@ -184,92 +138,16 @@ fn single_match(args: &ArenaArgs, settings: MatchSettings, runtime: RuntimeConfi
             .with_context(|| format!("{flag} is required"))?;
         text.parse::<PlayerSpec>().with_context(|| flag.to_string())
     };
-    let spec_a = parse("--a", &args.player_a)?;
-    let spec_b = parse("--b", &args.player_b)?;
-    let options = PlayerOptions {
-        runtime,
-        default_simulations: args.sims.max(1),
-        avoid_repetition: !args.network.allow_repetition,
-    };
-    let mut a = build_player(&spec_a, &options).with_context(|| format!("player A ({spec_a})"))?;
-    let mut b = build_player(&spec_b, &options).with_context(|| format!("player B ({spec_b})"))?;
-    let rules = match_rules(&[&a, &b]).map_err(anyhow::Error::msg)?;
+    let (spec_a, spec_b) = (parse("--a", &args.player_a)?, parse("--b", &args.player_b)?);
+    let options = args.network.player_options(runtime, args.sims.max(1));
     let bar = progress_bar(settings.games.div_ceil(2) as u64 * 2);
-    let mut progress = Progress { bar: bar.clone() };
-    let report = run_match(
-        &|| new_game(&rules, &settings),
-        a.player.as_mut(),
-        b.player.as_mut(),
-        &settings,
-        &mut progress,
-    )?;
+    let mut progress = MatchProgress { bar: bar.clone() };
+    let report = play_spec_match(&spec_a, &spec_b, &options, &settings, &mut progress);
     bar.finish_and_clear();
-    let summary = report.summary();
-    println!("{summary}");
+    let report = report?;
+    println!("{}", report.summary());
     if let Some(dir) = &settings.output_dir {
-        let text = format!("{summary}\n");
-        koshogi_files::atomic::write_atomic(&dir.join("summary.txt"), text.as_bytes())
-            .with_context(|| format!("writing {}", dir.display()))?;
         println!("records: {}", dir.display());
-    }
-    Ok(())
-}
-
-fn ladder(
-    args: &ArenaArgs,
-    run_dir: &std::path::Path,
-    match_settings: MatchSettings,
-    runtime: RuntimeConfig,
-) -> Result<()> {
-    let baselines = parse_baselines(&args.anchors).context("--anchors")?;
-    let settings = RunLadderSettings {
-        games_per_pair: args.games_per_pair.max(2),
-        baselines,
-        match_settings,
-        player: if args.ladder_sims == 0 {
-            LadderPlayerKind::Policy
-        } else {
-            LadderPlayerKind::Mcts(MctsPlayer::evaluation_config(args.ladder_sims))
-        },
-        runtime,
-        ..RunLadderSettings::default()
-    };
-    let bar = progress_bar(0);
-    bar.set_length(u64::MAX);
-    bar.set_style(
-        ProgressStyle::with_template("{elapsed_precise} {pos} ladder games {msg}")
-            .expect("valid template"),
-    );
-    let mut progress = Progress { bar: bar.clone() };
-    let result = run_ladder(run_dir, &settings, &mut progress)
-        .with_context(|| format!("ladder of {}", run_dir.display()))?;
-    bar.finish_and_clear();
-    println!(
-        "{} new games; anchor {} = 0; ratings in {}",
-        result.games_played,
-        result.anchor,
-        result.ladder_csv.display()
-    );
-    println!(
-        "{:<24} {:>10} {:>9} {:>7} {:>7} {:>8}",
-        "player", "step", "Elo", "± se", "games", "points"
-    );
-    for r in &result.ratings {
-        let step = result
-            .steps
-            .get(&r.name)
-            .map(|s| s.to_string())
-            .unwrap_or_default();
-        println!(
-            "{:<24} {:>10} {:>9.1} {:>7.1} {:>7} {:>8}",
-            r.name, step, r.elo, r.stderr, r.games, r.points
-        );
-    }
-    if let Some(picture) = &result.elo_svg {
-        println!(
-            "picture of progress (Elo against training hours and steps): {}",
-            picture.display()
-        );
     }
     Ok(())
 }

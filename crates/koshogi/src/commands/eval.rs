@@ -8,15 +8,13 @@ use std::path::PathBuf;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 
-use koshogi_arena::evaluation::{
-    plan_evaluation, run_evaluation, EqualTime, EvalObserver, EvalRow, EvalSettings, RowPlan,
-};
-use koshogi_arena::players::{split_player_list, PlayerOptions};
-use koshogi_arena::{GameSummary, MatchReport, MatchSettings, PlayerSpec};
+use koshogi_arena::evaluation::{plan_evaluation, run_evaluation, EqualTime, EvalSettings};
+use koshogi_arena::players::parse_player_list;
+use koshogi_arena::{MatchSettings, PlayerSpec};
 use koshogi_baselines::classic::MAX_MOVETIME_MS;
 use koshogi_run_store::layout::RunLayout;
 
-use crate::match_progress::{progress_bar, progress_message};
+use crate::match_progress::RowProgress;
 use crate::network_flags::NetworkPlayerFlags;
 
 const EVAL_HELP: &str = "\
@@ -110,56 +108,6 @@ fn parse_step(text: &str) -> Result<u64, String> {
         .map_err(|_| format!("`{text}` is not a step (e.g. 1200 or step-000001200)"))
 }
 
-/// The `--opponents` list: specs parsed by the arena's own parser ([`split_player_list`]: a
-/// player's `@` settings may hold commas), empty items skipped.
-fn parse_opponents(text: &str) -> Result<Vec<PlayerSpec>> {
-    split_player_list(text)
-        .iter()
-        .filter(|s| !s.is_empty())
-        .map(|s| s.parse::<PlayerSpec>().context("--opponents"))
-        .collect()
-}
-
-/// One progress bar per row, and a line on stderr when a row is done.
-struct Progress {
-    rows: usize,
-    bar: Option<indicatif::ProgressBar>,
-}
-
-impl EvalObserver for Progress {
-    fn row_started(&mut self, index: usize, row: &RowPlan) {
-        let bar = progress_bar(row.games.div_ceil(2) as u64 * 2);
-        bar.set_message(format!("row {}/{}: {}", index + 1, self.rows, row.title()));
-        self.bar = Some(bar);
-    }
-
-    fn game_finished(&mut self, _game: &GameSummary, report: &MatchReport) {
-        if let Some(bar) = &self.bar {
-            bar.inc(1);
-            bar.set_message(format!(
-                "vs {}: {}",
-                report.player_b,
-                progress_message(report)
-            ));
-        }
-    }
-
-    fn row_finished(&mut self, index: usize, row: &EvalRow) {
-        if let Some(bar) = self.bar.take() {
-            bar.finish_and_clear();
-        }
-        eprintln!(
-            "row {}/{}: {} vs {}: {} ({})",
-            index + 1,
-            self.rows,
-            row.player,
-            row.opponent,
-            row.wdl,
-            row.endings.summary()
-        );
-    }
-}
-
 pub fn run(args: EvalArgs) -> Result<()> {
     if args.max_plies == 0 {
         bail!("--max-plies must be at least 1");
@@ -183,7 +131,7 @@ pub fn run(args: EvalArgs) -> Result<()> {
         policy_games: args.games,
         mcts_games: args.mcts_games,
         simulations: args.sims,
-        opponents: parse_opponents(&args.opponents)?,
+        opponents: parse_player_list(&args.opponents).context("--opponents")?,
         controls: !args.no_controls,
         outright_max_plies: args.outright.then_some(args.outright_max_plies),
         equal_time,
@@ -197,19 +145,12 @@ pub fn run(args: EvalArgs) -> Result<()> {
             sprt: None,
             output_dir: None,
         },
-        player_options: PlayerOptions {
-            runtime,
-            default_simulations: args.sims,
-            avoid_repetition: !args.network.allow_repetition,
-        },
+        player_options: args.network.player_options(runtime, args.sims),
         keep_records: args.records,
     };
     crate::run_config::require_local_run(&args.run)?;
     let plan = plan_evaluation(&args.run, &settings)?;
-    let mut progress = Progress {
-        rows: plan.rows.len(),
-        bar: None,
-    };
+    let mut progress = RowProgress::new(plan.rows.len());
     let evaluation = run_evaluation(&plan, &settings, &mut progress)?;
     print!("{}", evaluation.markdown());
     let (markdown, json) = evaluation
@@ -222,24 +163,11 @@ pub fn run(args: EvalArgs) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use koshogi_arena::BaselineSpec;
 
     #[test]
-    fn steps_and_opponents_parse_and_bad_ones_are_named() {
+    fn steps_parse_and_bad_ones_are_named() {
         assert_eq!(parse_step("1200"), Ok(1200));
         assert_eq!(parse_step("step-000001200"), Ok(1200));
         assert!(parse_step("last").unwrap_err().contains("`last`"));
-        assert_eq!(
-            parse_opponents("greedy, random,").unwrap(),
-            [
-                PlayerSpec::Baseline(BaselineSpec::Greedy),
-                PlayerSpec::Baseline(BaselineSpec::Random)
-            ]
-        );
-        let error = format!("{:#}", parse_opponents("greedy,alphabeta").unwrap_err());
-        assert!(
-            error.contains("--opponents: unknown player `alphabeta`"),
-            "{error}"
-        );
     }
 }

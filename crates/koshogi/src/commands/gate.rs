@@ -12,10 +12,11 @@ use anyhow::{anyhow, Result};
 use clap::Args;
 use koshogi_arena::gate::Gatekeeper;
 use koshogi_run_store::layout::{accepted_key, RunLayout};
+use koshogi_run_store::role_sync::fetch_gate_checkpoints;
 
 use crate::interrupt::stop_flag_on_interrupt;
 use crate::run_config::{RunConfig, RunLocation};
-use crate::stored_run::{self, Cache, StoreOptions};
+use crate::stored_run::{self, StoreOptions};
 
 #[derive(Args)]
 pub struct GateArgs {
@@ -33,7 +34,7 @@ pub fn run(args: GateArgs) -> Result<()> {
     let poll = Duration::from_secs_f64(args.store.poll_seconds);
     if let Some(remote) = args.location.remote()? {
         let remote = stored_run::connect(remote, &args.store)?;
-        let cache = Cache::open(&remote, "gate", &args.store)?;
+        let cache = args.store.open_cache(&remote, "gate")?;
         let (config, _) = stored_run::resolve_config(
             &remote,
             &cache.dir,
@@ -47,7 +48,7 @@ pub fn run(args: GateArgs) -> Result<()> {
         let accepted_key = accepted_key();
         let mut keeper = Gatekeeper::new(config.gate, config.inference, layout.checkpoints_dir());
         loop {
-            stored_run::fetch_gate_checkpoints(&remote, &cache.dir)?;
+            fetch_gate_checkpoints(&remote, &cache.dir)?;
             let before = std::fs::read(&accepted_file).ok();
             keeper.step()?;
             let after = std::fs::read(&accepted_file).ok();

@@ -2,15 +2,16 @@
 //! draws it) is printed after every move; moves are typed in Hodges or canonical notation, an
 //! illegal one is explained and asked again; `moves` lists the legal moves, `quit` stops.
 //! An input line is read through a bound ([`MAX_INPUT_LINE_BYTES`]): a longer one is refused
-//! without being held in memory.
+//! without being held in memory. The engine runs in this process
+//! ([`koshogi_engine::InProcessEngine`]).
 
 use std::io::Write;
 use std::path::PathBuf;
 
-use anyhow::{bail, Result};
+use anyhow::Result;
 use clap::{Args, ValueEnum};
 use koshogi_engine::line_reader::{read_bounded_line, Line};
-use koshogi_engine::{Engine, Output};
+use koshogi_engine::InProcessEngine;
 use koshogi_rules::game_record::termination_text;
 use koshogi_rules::notation::{format_hodges, parse_move};
 use koshogi_rules::{Color, Game, Move};
@@ -54,10 +55,8 @@ pub fn run(args: PlayArgs) -> Result<()> {
         args.threads,
         args.rules.as_deref(),
     )?;
-    let options = settings.rules;
-    let simulations = settings.simulations;
-    let (output, replies) = Output::capture();
-    let mut engine = Engine::new(output, settings);
+    let mut engine = InProcessEngine::new(settings);
+    let options = engine.rules();
     let human = match args.color {
         Side::Black => Color::Black,
         Side::White => Color::White,
@@ -71,7 +70,6 @@ pub fn run(args: PlayArgs) -> Result<()> {
         "You play {human}. Enter moves in Hodges or canonical notation; 'moves' lists the legal moves, 'quit' stops."
     )?;
     write!(out, "{}", position_report(game.position(), &options))?;
-    let mut replies_seen = 0;
     loop {
         if let Some(outcome) = game.outcome() {
             let result = match outcome.winner() {
@@ -136,36 +134,15 @@ pub fn run(args: PlayArgs) -> Result<()> {
                 }
             }
         } else {
-            engine.set_game(game.clone());
-            engine.handle_line(&format!("go visits {simulations}"));
-            engine.wait();
-            let lines = replies.lines();
-            let new = &lines[replies_seen.min(lines.len())..];
-            replies_seen = lines.len();
-            if let Some(error) = new.iter().find(|l| l.starts_with("info string error")) {
-                bail!("engine: {error}");
-            }
-            let value = new
-                .iter()
-                .rev()
-                .find_map(|l| l.split(" value ").nth(1))
-                .and_then(|rest| rest.split_whitespace().next())
-                .unwrap_or("?")
-                .to_string();
-            let best = new
-                .iter()
-                .rev()
-                .find_map(|l| l.strip_prefix("bestmove "))
-                .unwrap_or("none");
-            let Some(mv) = legal.iter().copied().find(|m| m.to_string() == best) else {
-                bail!("the engine answered {best:?}, which is not a legal move");
-            };
+            let reply = engine.choose(&game, &legal)?;
             writeln!(
                 out,
-                "engine plays {} ({mv}), value {value} for the engine",
-                format_hodges(game.position(), &legal, &mv)
+                "engine plays {} ({}), value {} for the engine",
+                format_hodges(game.position(), &legal, &reply.mv),
+                reply.mv,
+                reply.value
             )?;
-            mv
+            reply.mv
         };
         if game.position().side_to_move() == human {
             writeln!(

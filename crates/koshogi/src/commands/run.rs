@@ -18,7 +18,7 @@ use koshogi_run_store::layout::RunLayout;
 use koshogi_selfplay::SelfplayStats;
 use koshogi_train::Trainer;
 
-use crate::interrupt::stop_flag_on_interrupt;
+use crate::interrupt::{stop_after, stop_flag_on_interrupt};
 use crate::run_config::{prepare_run_dir, RunConfig};
 use crate::selfplay_role::{play, worker_context, Reporter};
 use crate::train_display::{print_summary, progress_bar};
@@ -45,26 +45,6 @@ fn positive_minutes(text: &str) -> Result<f64, String> {
         Ok(m) if m > 0.0 && m.is_finite() => Ok(m),
         _ => Err(format!("`{text}` is not a positive number of minutes")),
     }
-}
-
-/// Sets `stop` once `minutes` have passed (or returns as soon as something else set it).
-fn stop_after(minutes: f64, stop: Arc<std::sync::atomic::AtomicBool>) -> Result<()> {
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs_f64(minutes * 60.0);
-    std::thread::Builder::new()
-        .name("time-limit".into())
-        .spawn(move || {
-            while !stop.load(Ordering::SeqCst) {
-                let now = std::time::Instant::now();
-                if now >= deadline {
-                    tracing::info!("time limit of {minutes} minutes reached: stopping");
-                    stop.store(true, Ordering::SeqCst);
-                    return;
-                }
-                std::thread::sleep((deadline - now).min(std::time::Duration::from_millis(200)));
-            }
-        })
-        .context("starting the time-limit thread")?;
-    Ok(())
 }
 
 pub fn run(args: RunArgs) -> Result<()> {

@@ -7,19 +7,21 @@
 //!
 //! With `--run s3://…` (or another store URL) the worker plays in a local cache directory and
 //! the store sync thread sends its shards and records and fetches newer checkpoints
-//! (crate::stored_run, docs/distributed.md); `--worker-id` keeps several workers apart.
+//! (koshogi_run_store::role_sync, docs/distributed.md); `--worker-id` keeps several workers apart.
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
 use clap::Args;
-use koshogi_selfplay::{SelfplayStats, WorkerContext};
+use koshogi_run_store::role_sync::{fetch_playing_checkpoint, selfplay_sync};
+use koshogi_run_store::SyncThread;
+use koshogi_selfplay::{parse_worker_id, SelfplayStats};
 
 use crate::interrupt::stop_flag_on_interrupt;
 use crate::run_config::{prepare_run_dir, RunLocation};
 use crate::selfplay_role::{play, worker_context, Reporter};
-use crate::stored_run::{self, Cache, StoreOptions, SyncThread};
+use crate::stored_run::{self, StoreOptions};
 
 #[derive(Args)]
 pub struct SelfplayArgs {
@@ -43,18 +45,6 @@ pub struct SelfplayArgs {
     pub store: StoreOptions,
 }
 
-fn parse_worker_id(text: &str) -> Result<String, String> {
-    let ok = (1..=16).contains(&text.len())
-        && text.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
-    if ok {
-        Ok(text.to_string())
-    } else {
-        Err(format!(
-            "`{text}` is not a worker id: 1-16 characters of A-Z, a-z, 0-9 and _"
-        ))
-    }
-}
-
 pub fn run(args: SelfplayArgs) -> Result<()> {
     if let Some(remote) = args.location.remote()? {
         return run_stored(args, remote);
@@ -72,7 +62,9 @@ pub fn run(args: SelfplayArgs) -> Result<()> {
     let stop = stop_flag_on_interrupt("the games in progress finish their current move");
     let stats = Arc::new(SelfplayStats::default());
     let mut ctx = worker_context(&config, &run_dir, args.games, stop, stats.clone())?;
-    name_worker(&mut ctx, args.worker_id.as_deref());
+    if let Some(id) = &args.worker_id {
+        ctx.name_worker(id);
+    }
     let reporter = Reporter::start(&run_dir, stats.clone(), args.games);
     let result = play(&config, &ctx, false);
     reporter.finish();
@@ -80,18 +72,6 @@ pub fn run(args: SelfplayArgs) -> Result<()> {
     println!("{}", stats.summary());
     println!("shards: {}", koshogi_replay::shards_dir(&run_dir).display());
     Ok(())
-}
-
-/// Gives the workers of this process their id: shard names start with it and the seed
-/// depends on it (two workers with the run's fixed seed would otherwise play the same games).
-fn name_worker(ctx: &mut WorkerContext, worker_id: Option<&str>) {
-    if let Some(id) = worker_id {
-        use std::hash::{Hash, Hasher};
-        let mut hasher = std::collections::hash_map::DefaultHasher::new();
-        id.hash(&mut hasher);
-        ctx.seed ^= hasher.finish();
-        ctx.writer_prefix = format!("{id}_");
-    }
 }
 
 /// A worker of a run in object storage: plays in its cache directory while the sync thread
@@ -102,7 +82,7 @@ fn run_stored(args: SelfplayArgs, remote: koshogi_run_store::RemoteRun) -> Resul
         Some(id) => format!("selfplay-{id}"),
         None => "selfplay".to_string(),
     };
-    let cache = Cache::open(&remote, &role, &args.store)?;
+    let cache = args.store.open_cache(&remote, &role)?;
     let stop = stop_flag_on_interrupt("the games in progress finish their current move");
     let (mut config, _) = stored_run::resolve_config(
         &remote,
@@ -122,26 +102,20 @@ fn run_stored(args: SelfplayArgs, remote: koshogi_run_store::RemoteRun) -> Resul
     // The newest network before the first game, not a random one.
     // With [gate] enabled, the checkpoint `koshogi gate` accepted plays, as in `koshogi run`.
     let gated = config.gate.enabled;
-    stored_run::fetch_playing_checkpoint(&remote, &cache.dir, gated)?;
+    fetch_playing_checkpoint(&remote, &cache.dir, gated)?;
     let poll = Duration::from_secs_f64(args.store.poll_seconds);
     let sync = SyncThread::spawn(
         "store-sync",
         poll,
         stop.clone(),
-        stored_run::selfplay_sync(remote.clone(), cache.dir.clone(), gated),
+        selfplay_sync(remote.clone(), cache.dir.clone(), gated),
     )?;
     let stats = Arc::new(SelfplayStats::default());
     let mut ctx = worker_context(&config, &cache.dir, args.games, stop, stats.clone())?;
-    name_worker(&mut ctx, args.worker_id.as_deref());
-    // A fresh seed at every start, whatever run.seed says: a worker restarted after a crash
-    // must neither replay its games nor reuse its shard names (its sent shards have left the
-    // cache, so the sequence numbers start again).
-    ctx.seed ^= {
-        use std::hash::{BuildHasher, Hasher};
-        let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
-        hasher.write_u32(std::process::id());
-        hasher.finish()
-    };
+    if let Some(id) = &args.worker_id {
+        ctx.name_worker(id);
+    }
+    ctx.reseed_fresh();
     let reporter = Reporter::start(&cache.dir, stats.clone(), args.games);
     let result = play(&config, &ctx, gated);
     reporter.finish();

@@ -14,11 +14,14 @@
 
 use anyhow::Result;
 use clap::Args;
+use koshogi_run_store::role_sync::{prepare_trainer_cache, trainer_sync};
+use koshogi_run_store::SyncThread;
+use koshogi_train::checkpoint_manager::steps_to_keep;
 use koshogi_train::Trainer;
 
 use crate::interrupt::stop_flag_on_interrupt;
 use crate::run_config::{prepare_run_dir, RunLocation};
-use crate::stored_run::{self, Cache, StoreOptions, SyncThread};
+use crate::stored_run::{self, StoreOptions};
 use crate::train_display::{print_summary, progress_bar};
 
 #[derive(Args)]
@@ -66,7 +69,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
 /// The trainer of a run in object storage.
 fn run_stored(args: TrainArgs, remote: koshogi_run_store::RemoteRun) -> Result<()> {
     let remote = stored_run::connect(remote, &args.store)?;
-    let cache = Cache::open(&remote, "train", &args.store)?;
+    let cache = args.store.open_cache(&remote, "train")?;
     let (mut config, _) = stored_run::resolve_config(
         &remote,
         &cache.dir,
@@ -78,7 +81,7 @@ fn run_stored(args: TrainArgs, remote: koshogi_run_store::RemoteRun) -> Result<(
         config.train.steps = steps;
     }
     config.validate()?;
-    stored_run::prepare_trainer_cache(&remote, &cache.dir, args.resume)?;
+    prepare_trainer_cache(&remote, &cache.dir, args.resume)?;
     tracing::info!("training {} in {}", remote.url(), cache.dir.display());
 
     let stop = stop_flag_on_interrupt("the current training step and a final checkpoint");
@@ -95,16 +98,12 @@ fn run_stored(args: TrainArgs, remote: koshogi_run_store::RemoteRun) -> Result<(
         shard_remote,
         poll,
     )));
-    let sync = SyncThread::spawn(
-        "store-sync",
-        poll,
-        stop.clone(),
-        stored_run::trainer_sync(
-            remote.clone(),
-            cache.dir.clone(),
-            config.train.checkpoint.clone(),
-        ),
-    )?;
+    let sync = SyncThread::spawn("store-sync", poll, stop.clone(), {
+        let keep = config.train.checkpoint.clone();
+        trainer_sync(remote.clone(), cache.dir.clone(), move |steps| {
+            steps_to_keep(steps, &keep)
+        })
+    })?;
     let trained = Trainer::open(setup).and_then(|mut trainer| {
         let bar = progress_bar(trainer.step(), trainer.target_steps());
         let summary = trainer.run(&stop, Some(&bar));
