@@ -146,13 +146,7 @@ pub fn victims_centipawns(position: &Position, mv: &Move) -> i32 {
     let mover = position.side_to_move();
     let mut points = [Square::default(); MAX_LEGS + MAX_SHOTS];
     let mut count = 0;
-    let capturing_legs = mv
-        .legs()
-        .iter()
-        .enumerate()
-        .filter(|&(i, _)| mv.leg_captures(i))
-        .map(|(_, &point)| point);
-    for point in capturing_legs.chain(mv.shots().iter().copied()) {
+    for point in capture_points(mv) {
         if !points[..count].contains(&point) {
             points[count] = point;
             count += 1;
@@ -164,6 +158,17 @@ pub fn victims_centipawns(position: &Position, mv: &Move) -> i32 {
         .filter(|piece| piece.color != mover)
         .map(|piece| piece_centipawns(piece.kind))
         .sum()
+}
+
+/// The points a capture removes pieces from: its capturing legs, then its shots (a point may
+/// come twice; [`Move::removed_points`] without the allocation).
+pub fn capture_points(mv: &Move) -> impl Iterator<Item = Square> + '_ {
+    mv.legs()
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| mv.leg_captures(i))
+        .map(|(_, &point)| point)
+        .chain(mv.shots().iter().copied())
 }
 
 /// MVV/LVA within the capture band: victims first, the cheaper mover breaking ties.

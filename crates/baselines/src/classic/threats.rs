@@ -15,6 +15,7 @@
 use koshogi_rules::{Move, Position, RulesOptions, Square};
 
 use super::eval::piece_centipawns;
+use super::ordering::capture_points;
 
 /// The side to move's points the opponent could capture now, with the value at stake.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -67,13 +68,7 @@ pub fn opponent_threats(
     *moves_generated += buffer.len() as u64;
     let mut threats = Threats::NONE;
     for capture in buffer.iter() {
-        let capturing_legs = capture
-            .legs()
-            .iter()
-            .enumerate()
-            .filter(|&(i, _)| capture.leg_captures(i))
-            .map(|(_, &point)| point);
-        for point in capturing_legs.chain(capture.shots().iter().copied()) {
+        for point in capture_points(capture) {
             if let Some(piece) = position.piece_at(point).filter(|piece| piece.color == me) {
                 threats.mark(point);
                 threats.worst = threats.worst.max(piece_centipawns(piece.kind));
