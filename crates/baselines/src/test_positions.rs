@@ -17,3 +17,19 @@ pub(crate) fn game(black_to_move: bool, pieces: &[(&str, Color, PieceKind)]) -> 
     }
     Game::from_position(position, RulesOptions::default())
 }
+
+/// Black to move with its pawn on 10i attacked down the file by White's chariot on 10e, and its
+/// aide on `aide` (out of every white piece's reach on the squares the tests use): the threats'
+/// and the evasion ordering's position.
+pub(crate) fn pawn_under_a_chariot(aide: &str) -> Game {
+    game(
+        true,
+        &[
+            ("19s", Color::Black, PieceKind::General),
+            ("1a", Color::White, PieceKind::General),
+            ("10e", Color::White, PieceKind::Chariot),
+            ("10i", Color::Black, PieceKind::Pawn),
+            (aide, Color::Black, PieceKind::Aide),
+        ],
+    )
+}

@@ -127,11 +127,6 @@ impl MoveOrdering {
     }
 }
 
-/// Whether an order key belongs to a capture or the table move (searched without reduction).
-pub fn is_tactical_key(key: i64) -> bool {
-    key >= CAPTURE
-}
-
 /// Whether an order key belongs to a plain quiet move: not the table move, a capture, an
 /// evasion or a killer (the moves late-move reductions and pruning may skip).
 pub fn is_quiet_key(key: i64) -> bool {
@@ -185,6 +180,11 @@ mod tests {
     use crate::test_positions::game;
     use koshogi_rules::PieceKind::*;
     use Color::{Black, White};
+
+    /// Whether an order key belongs to a capture or the table move.
+    fn is_tactical_key(key: i64) -> bool {
+        key >= CAPTURE
+    }
 
     #[test]
     fn table_move_then_captures_by_victim_then_killers_then_history() {
@@ -245,16 +245,7 @@ mod tests {
     fn evasions_of_the_most_valuable_attacked_piece_come_before_killers() {
         // White's chariot on 10e attacks Black's pawn on 10i; Black's aide on 3i is out of
         // reach, and one of its moves is this ply's killer.
-        let game = game(
-            true,
-            &[
-                ("19s", Black, General),
-                ("1a", White, General),
-                ("10e", White, Chariot),
-                ("10i", Black, Pawn),
-                ("3i", Black, Aide),
-            ],
-        );
+        let game = crate::test_positions::pawn_under_a_chariot("3i");
         let mut position = game.position().clone();
         let moves = game.legal_moves();
         let threats = super::super::threats::opponent_threats(

@@ -81,8 +81,8 @@ pub fn opponent_threats(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_positions::game;
-    use koshogi_rules::Color::{Black, White};
+    use crate::test_positions::pawn_under_a_chariot;
+    use koshogi_rules::Color::Black;
     use koshogi_rules::PieceKind::*;
 
     fn square(text: &str) -> Square {
@@ -93,16 +93,7 @@ mod tests {
     fn marks_the_pieces_the_opponent_can_take_and_restores_the_turn() {
         // White's chariot on 10e reaches Black's pawn on 10i (straight down the file); Black's
         // aide on 3p is out of every white piece's reach.
-        let game = game(
-            true,
-            &[
-                ("19s", Black, General),
-                ("1a", White, General),
-                ("10e", White, Chariot),
-                ("10i", Black, Pawn),
-                ("3p", Black, Aide),
-            ],
-        );
+        let game = pawn_under_a_chariot("3p");
         let mut position = game.position().clone();
         let hash = position.hash();
         let mut generated = 0;
