@@ -1,17 +1,12 @@
-//! Run configurations (`RunConfig::parse` of crates/koshogi/src/run_config.rs: TOML into every
-//! section, then every section's and the cross-section checks), as `koshogi run`, `train`,
-//! `selfplay`, `serve` and `eval` read `--config` or a run's `config.toml`. The koshogi crate is
-//! a binary, so its module is compiled into this target. A configuration that is accepted
+//! Run configurations (koshogi-run's `RunConfig::parse`: TOML into every section, then every
+//! section's and the cross-section checks), as `koshogi run`, `train`, `selfplay`, `serve` and
+//! `eval` read `--config` or a run's `config.toml`. A configuration that is accepted
 //! serialises back to TOML that is accepted again, and its trainer setup and training hash are
 //! computed (as the trainer does) without a panic.
 #![no_main]
 
-#[allow(dead_code)]
-#[path = "../../crates/koshogi/src/run_config.rs"]
-mod run_config;
-
+use koshogi_run::RunConfig;
 use libfuzzer_sys::fuzz_target;
-use run_config::RunConfig;
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);

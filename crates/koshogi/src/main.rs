@@ -6,7 +6,9 @@
 //! several commands share sits beside `commands/`, so that no command imports another: the
 //! position arguments (`position_args`), the network players' flags (`network_flags`), the
 //! engine's settings (`engine_settings`), the match progress display (`match_progress`), the
-//! trainer's display (`train_display`) and self-play as a role of a run (`selfplay_role`).
+//! trainer's display (`train_display`), `--run`/`--config` (`run_location`) and a stored run's
+//! flags (`store_options`). What a run does (its configuration, roles and one-process wiring)
+//! is koshogi-run's.
 
 mod commands;
 mod engine_settings;
@@ -16,9 +18,8 @@ mod network_flags;
 mod openmp_wait;
 mod position_args;
 mod progress;
-mod run_config;
-mod selfplay_role;
-mod stored_run;
+mod run_location;
+mod store_options;
 mod train_display;
 
 use clap::{Parser, Subcommand};

@@ -21,7 +21,7 @@ use koshogi_train::diagnosis::{
     correlation, mean, network_stats, open_shards, percent, target_stats, NetworkStats, TargetStats,
 };
 
-use crate::run_config::RunConfig;
+use koshogi_run::RunConfig;
 
 #[derive(Args, Debug)]
 pub struct DiagnoseArgs {
@@ -47,7 +47,7 @@ pub fn run(args: DiagnoseArgs) -> Result<()> {
     if args.shards == 0 {
         bail!("--shards must be at least 1");
     }
-    crate::run_config::require_local_run(&args.run)?;
+    koshogi_run::require_local_run(&args.run)?;
     let (config, _) = RunConfig::load(&RunLayout::new(&args.run).config_file())
         .with_context(|| format!("reading the run configuration in {}", args.run.display()))?;
     let max_plies = Some(config.selfplay.max_plies);

@@ -13,7 +13,7 @@ use koshogi_rules::Game;
 use koshogi_run_store::layout::RunLayout;
 
 use crate::position_args::{parse_position, parse_rules};
-use crate::run_config::{RunConfig, RUN_CONFIG_FILE};
+use koshogi_run::{RunConfig, RUN_CONFIG_FILE};
 
 #[derive(Args, Debug)]
 pub struct EncodeArgs {
@@ -48,7 +48,7 @@ pub struct EncodeArgs {
 
 pub fn run(args: EncodeArgs) -> Result<()> {
     if let Some(run) = &args.run {
-        crate::run_config::require_local_run(run)?;
+        koshogi_run::require_local_run(run)?;
     }
     let shards = match (&args.shards, &args.run) {
         (Some(shards), _) => Some((shards.clone(), shards.parent().map(Path::to_path_buf))),

@@ -148,7 +148,7 @@ pub fn run(args: EvalArgs) -> Result<()> {
         player_options: args.network.player_options(runtime, args.sims),
         keep_records: args.records,
     };
-    crate::run_config::require_local_run(&args.run)?;
+    koshogi_run::require_local_run(&args.run)?;
     let plan = plan_evaluation(&args.run, &settings)?;
     let mut progress = RowProgress::new(plan.rows.len());
     let evaluation = run_evaluation(&plan, &settings, &mut progress)?;

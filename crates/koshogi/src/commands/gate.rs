@@ -15,8 +15,9 @@ use koshogi_run_store::layout::{accepted_key, RunLayout};
 use koshogi_run_store::role_sync::fetch_gate_checkpoints;
 
 use crate::interrupt::stop_flag_on_interrupt;
-use crate::run_config::{RunConfig, RunLocation};
-use crate::stored_run::{self, StoreOptions};
+use crate::run_location::RunLocation;
+use crate::store_options::{self, StoreOptions};
+use koshogi_run::RunConfig;
 
 #[derive(Args)]
 pub struct GateArgs {
@@ -33,9 +34,9 @@ pub fn run(args: GateArgs) -> Result<()> {
     let stop = stop_flag_on_interrupt("the gate match in progress");
     let poll = Duration::from_secs_f64(args.store.poll_seconds);
     if let Some(remote) = args.location.remote()? {
-        let remote = stored_run::connect(remote, &args.store)?;
+        let remote = store_options::connect(remote, &args.store)?;
         let cache = args.store.open_cache(&remote, "gate")?;
-        let (config, _) = stored_run::resolve_config(
+        let (config, _) = koshogi_run::resolve_stored_config(
             &remote,
             &cache.dir,
             args.location.config.as_deref(),

@@ -1,26 +1,16 @@
-//! `koshogi run`: the main job. Self-play and training together in one process on one machine.
-//!
-//! Self-play runs on its own threads and writes shards; the trainer (this thread) consumes them
-//! as they appear, waiting when it has used its share of the data (`train.samples_per_new_row`),
-//! and writes checkpoints that self-play picks up between games. The run ends when the trainer
-//! reaches `train.steps` (or `--steps`), or on Ctrl-C: the trainer finishes its step and writes a
-//! checkpoint, self-play finishes the current moves and writes its shards. Running the command
-//! again on the same run directory resumes from the newest checkpoint and keeps all data.
+//! `koshogi run`: the main job. Self-play and training together in one process on one machine
+//! (koshogi-run's [`OneProcessRun`]). The run ends when the trainer reaches `train.steps` (or
+//! `--steps`), after `--minutes`, or on Ctrl-C. Running the command again on the same run
+//! directory resumes from the newest checkpoint and keeps all data.
 
 use std::path::PathBuf;
-use std::sync::atomic::Ordering;
-use std::sync::Arc;
 
-use anyhow::{anyhow, Context, Result};
+use anyhow::{anyhow, Result};
 use clap::Args;
-use koshogi_arena::gate::spawn_gatekeeper;
-use koshogi_run_store::layout::RunLayout;
-use koshogi_selfplay::SelfplayStats;
-use koshogi_train::Trainer;
+use koshogi_run::selfplay_role::Reporter;
+use koshogi_run::{prepare_run_dir, OneProcessRun, RunConfig};
 
 use crate::interrupt::{stop_after, stop_flag_on_interrupt};
-use crate::run_config::{prepare_run_dir, RunConfig};
-use crate::selfplay_role::{play, worker_context, Reporter};
 use crate::train_display::{print_summary, progress_bar};
 
 #[derive(Args)]
@@ -95,61 +85,13 @@ pub fn run(args: RunArgs) -> Result<()> {
     if let Some(minutes) = args.minutes {
         stop_after(minutes, stop.clone())?;
     }
-    let stats = Arc::new(SelfplayStats::default());
-    let ctx = worker_context(&config, &run_dir, None, stop.clone(), stats.clone())?;
-    let reporter = Reporter::start(&run_dir, stats.clone(), None);
-
-    let selfplay = {
-        let config = config.clone();
-        let stop = stop.clone();
-        std::thread::Builder::new()
-            .name("selfplay-pool".into())
-            .spawn(move || {
-                let result = play(&config, &ctx, config.gate.enabled);
-                // A failed self-play must not leave the trainer waiting for data forever.
-                stop.store(true, Ordering::SeqCst);
-                result
-            })
-            .context("starting self-play")?
-    };
-
-    let mut gate = None;
-    let training = train(&config, &run_dir, &stop, &mut gate);
-    stop.store(true, Ordering::SeqCst);
-    if let Some(gate) = gate {
-        gate.join()
-            .map_err(|_| anyhow!("the gate thread panicked"))?;
-    }
-    let played = selfplay.join().map_err(|_| anyhow!("self-play panicked"))?;
-    reporter.finish();
-    println!("{}", stats.summary());
-    training?;
-    played.context("self-play")?;
-    Ok(())
-}
-
-fn train(
-    config: &RunConfig,
-    run_dir: &std::path::Path,
-    stop: &Arc<std::sync::atomic::AtomicBool>,
-    gate: &mut Option<std::thread::JoinHandle<()>>,
-) -> Result<()> {
-    let mut trainer = Trainer::open(config.trainer_setup(run_dir, true, true)?)?;
-    // After `open`, so that a new run's step-0 checkpoint (the first accepted one) exists.
-    if config.gate.enabled {
-        let checkpoints = RunLayout::new(run_dir).checkpoints_dir();
-        let thread = spawn_gatekeeper(
-            config.gate.clone(),
-            config.inference,
-            checkpoints,
-            stop.clone(),
-        )
-        .context("starting the gate thread")?;
-        *gate = Some(thread);
-    }
-    let bar = progress_bar(trainer.step(), trainer.target_steps());
-    let summary = trainer.run(stop, Some(&bar))?;
+    let selfplay_bar = crate::progress::add(Reporter::bar(None));
+    let run = OneProcessRun::start(&config, &run_dir, stop, selfplay_bar)?;
+    let bar = progress_bar(run.trainer().step(), run.trainer().target_steps());
+    let outcome = run.train(Some(&bar));
     bar.finish_and_clear();
-    print_summary(&summary);
+    let outcome = outcome?;
+    print_summary(&outcome.training);
+    println!("{}", outcome.selfplay_summary);
     Ok(())
 }

@@ -19,9 +19,10 @@ use koshogi_run_store::SyncThread;
 use koshogi_selfplay::{parse_worker_id, SelfplayStats};
 
 use crate::interrupt::stop_flag_on_interrupt;
-use crate::run_config::{prepare_run_dir, RunLocation};
-use crate::selfplay_role::{play, worker_context, Reporter};
-use crate::stored_run::{self, StoreOptions};
+use crate::run_location::RunLocation;
+use crate::store_options::{self, StoreOptions};
+use koshogi_run::prepare_run_dir;
+use koshogi_run::selfplay_role::{play, worker_context, Reporter};
 
 #[derive(Args)]
 pub struct SelfplayArgs {
@@ -65,7 +66,11 @@ pub fn run(args: SelfplayArgs) -> Result<()> {
     if let Some(id) = &args.worker_id {
         ctx.name_worker(id);
     }
-    let reporter = Reporter::start(&run_dir, stats.clone(), args.games);
+    let reporter = Reporter::start(
+        &run_dir,
+        stats.clone(),
+        crate::progress::add(Reporter::bar(args.games)),
+    );
     let result = play(&config, &ctx, false);
     reporter.finish();
     result?;
@@ -77,14 +82,14 @@ pub fn run(args: SelfplayArgs) -> Result<()> {
 /// A worker of a run in object storage: plays in its cache directory while the sync thread
 /// sends shards and records and fetches the newest published checkpoint.
 fn run_stored(args: SelfplayArgs, remote: koshogi_run_store::RemoteRun) -> Result<()> {
-    let remote = stored_run::connect(remote, &args.store)?;
+    let remote = store_options::connect(remote, &args.store)?;
     let role = match &args.worker_id {
         Some(id) => format!("selfplay-{id}"),
         None => "selfplay".to_string(),
     };
     let cache = args.store.open_cache(&remote, &role)?;
     let stop = stop_flag_on_interrupt("the games in progress finish their current move");
-    let (mut config, _) = stored_run::resolve_config(
+    let (mut config, _) = koshogi_run::resolve_stored_config(
         &remote,
         &cache.dir,
         args.location.config.as_deref(),
@@ -116,7 +121,11 @@ fn run_stored(args: SelfplayArgs, remote: koshogi_run_store::RemoteRun) -> Resul
         ctx.name_worker(id);
     }
     ctx.reseed_fresh();
-    let reporter = Reporter::start(&cache.dir, stats.clone(), args.games);
+    let reporter = Reporter::start(
+        &cache.dir,
+        stats.clone(),
+        crate::progress::add(Reporter::bar(args.games)),
+    );
     let result = play(&config, &ctx, gated);
     reporter.finish();
     // The last pass sends what the games finished meanwhile, even after a failed pool.

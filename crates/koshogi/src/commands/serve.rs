@@ -11,7 +11,7 @@ use anyhow::{Context, Result};
 use clap::Args;
 use koshogi_serve::{App, AppConfig, RunningServer, DEFAULT_PORT};
 
-use crate::run_config::RunConfig;
+use koshogi_run::RunConfig;
 
 #[derive(Args, Debug)]
 pub struct ServeArgs {
@@ -31,7 +31,7 @@ pub struct ServeArgs {
 }
 
 pub fn run(args: ServeArgs) -> Result<()> {
-    crate::run_config::require_local_run(&args.run)?;
+    koshogi_run::require_local_run(&args.run)?;
     anyhow::ensure!(
         args.run.is_dir(),
         "run directory {} does not exist or is not a directory",

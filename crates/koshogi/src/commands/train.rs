@@ -9,7 +9,7 @@
 //!
 //! With `--run s3://…` (or another store URL) the trainer reads shards straight from the store,
 //! works in a local cache directory, and publishes each checkpoint to the store
-//! (crate::stored_run, docs/distributed.md); restarted anywhere with `--resume`, it continues
+//! (crate::store_options, docs/distributed.md); restarted anywhere with `--resume`, it continues
 //! from the newest published checkpoint.
 
 use anyhow::Result;
@@ -20,9 +20,10 @@ use koshogi_train::checkpoint_manager::steps_to_keep;
 use koshogi_train::Trainer;
 
 use crate::interrupt::stop_flag_on_interrupt;
-use crate::run_config::{prepare_run_dir, RunLocation};
-use crate::stored_run::{self, StoreOptions};
+use crate::run_location::RunLocation;
+use crate::store_options::{self, StoreOptions};
 use crate::train_display::{print_summary, progress_bar};
+use koshogi_run::prepare_run_dir;
 
 #[derive(Args)]
 pub struct TrainArgs {
@@ -68,9 +69,9 @@ pub fn run(args: TrainArgs) -> Result<()> {
 
 /// The trainer of a run in object storage.
 fn run_stored(args: TrainArgs, remote: koshogi_run_store::RemoteRun) -> Result<()> {
-    let remote = stored_run::connect(remote, &args.store)?;
+    let remote = store_options::connect(remote, &args.store)?;
     let cache = args.store.open_cache(&remote, "train")?;
-    let (mut config, _) = stored_run::resolve_config(
+    let (mut config, _) = koshogi_run::resolve_stored_config(
         &remote,
         &cache.dir,
         args.location.config.as_deref(),

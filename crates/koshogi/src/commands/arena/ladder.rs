@@ -1,5 +1,5 @@
 //! `koshogi arena --ladder RUN`: the ladder flags and their run, local or in a store (rating done
-//! by `koshogi_arena::ladder`, the store's cache by `crate::stored_run`); printing the table.
+//! by `koshogi_arena::ladder`, the store's cache by `crate::store_options`); printing the table.
 
 use std::path::{Path, PathBuf};
 
@@ -16,7 +16,7 @@ use koshogi_run_store::role_sync::{prepare_ladder_cache, send_ladder_results};
 use koshogi_run_store::RunTarget;
 
 use crate::match_progress::{progress_bar, MatchProgress};
-use crate::stored_run::connect;
+use crate::store_options::connect;
 
 // `--ladder` and what goes with it (no doc comment: a flattened struct's would be help text).
 #[derive(Args)]
@@ -39,7 +39,7 @@ pub struct LadderFlags {
     pub anchors: String,
     /// With `--ladder s3://…`: the local working directory and polling (docs/distributed.md).
     #[command(flatten)]
-    pub store: crate::stored_run::StoreOptions,
+    pub store: crate::store_options::StoreOptions,
 }
 
 /// The ladder of `run`: a local directory, or a stored run rated in a local cache whose results

@@ -4,10 +4,10 @@
 //! `[inference]` koshogi-nn, `[search]` and `[driver]` koshogi-mcts, `[selfplay]`
 //! koshogi-selfplay, `[train]` koshogi-train); this file only assembles them. Every field has a
 //! default, and unknown keys are errors so that a typo never silently falls back to a default.
+//! The shipped files are in `configs/` (docs/training.md says what each is for).
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result};
 use koshogi_arena::gate::GateConfig;
 use koshogi_mcts::{DriverConfig, SearchConfig};
 use koshogi_nn::{ModelConfig, RuntimeConfig};
@@ -16,6 +16,8 @@ use koshogi_run_store::layout::RunLayout;
 use koshogi_selfplay::SelfplayConfig;
 use koshogi_train::{config_hash, TrainConfig, TrainerSetup};
 use serde::{Deserialize, Serialize};
+
+use crate::RunError;
 
 /// The whole configuration file.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
@@ -56,49 +58,8 @@ impl Default for RunSection {
     }
 }
 
-/// `--run` and `--config`, shared by the commands that work on a run directory.
-#[derive(Debug, Clone, clap::Args)]
-pub struct RunLocation {
-    /// Run directory (config.toml, shards/, games/, checkpoints/, tb/); default: run.dir of
-    /// the configuration.
-    #[arg(long)]
-    pub run: Option<PathBuf>,
-    /// Run configuration (TOML); default: <run>/config.toml if present, else built-in defaults.
-    #[arg(long)]
-    pub config: Option<PathBuf>,
-}
-
-impl RunLocation {
-    /// The run in object storage that `--run` names, if it is a URL (the distributed roles);
-    /// `None` for a local directory.
-    pub fn remote(&self) -> Result<Option<koshogi_run_store::RemoteRun>> {
-        let Some(run) = &self.run else {
-            return Ok(None);
-        };
-        match koshogi_run_store::RunTarget::parse(run)? {
-            koshogi_run_store::RunTarget::Remote(remote) => Ok(Some(remote)),
-            koshogi_run_store::RunTarget::Local(_) => Ok(None),
-        }
-    }
-
-    /// The configuration, its text (to keep in the run directory) and the run directory. A
-    /// store URL is refused: only the distributed roles work on one (see [`Self::remote`]).
-    pub fn resolve(&self) -> Result<(RunConfig, String, PathBuf)> {
-        if let Some(remote) = self.remote()? {
-            koshogi_run_store::RunTarget::Remote(remote).require_local()?;
-        }
-        let guess = self
-            .run
-            .clone()
-            .unwrap_or_else(|| RunConfig::default().run.dir);
-        let (config, text) = RunConfig::resolve(self.config.as_deref(), &guess)?;
-        let run_dir = self.run.clone().unwrap_or_else(|| config.run.dir.clone());
-        Ok((config, text, run_dir))
-    }
-}
-
 /// Refuses a store URL where a command reads a local run directory, saying how to get one.
-pub fn require_local_run(run: &Path) -> Result<()> {
+pub fn require_local_run(run: &Path) -> Result<(), RunError> {
     if let koshogi_run_store::RunTarget::Remote(remote) = koshogi_run_store::RunTarget::parse(run)?
     {
         koshogi_run_store::RunTarget::Remote(remote).require_local()?;
@@ -107,14 +68,22 @@ pub fn require_local_run(run: &Path) -> Result<()> {
 }
 
 /// Creates the run directory and keeps a copy of the configuration there (once).
-pub fn prepare_run_dir(run_dir: &Path, config_text: &str) -> Result<()> {
-    std::fs::create_dir_all(run_dir)
-        .with_context(|| format!("creating the run directory {}", run_dir.display()))?;
+pub fn prepare_run_dir(run_dir: &Path, config_text: &str) -> Result<(), RunError> {
+    std::fs::create_dir_all(run_dir).map_err(|source| RunError::Io {
+        what: "creating the run directory",
+        path: run_dir.to_path_buf(),
+        source,
+    })?;
     let kept = RunLayout::new(run_dir).config_file();
     if !kept.exists() && !config_text.is_empty() {
         // Atomically: a crash must not leave a truncated copy that every later start keeps.
-        koshogi_files::atomic::write_atomic(&kept, config_text.as_bytes())
-            .with_context(|| format!("writing {}", kept.display()))?;
+        koshogi_files::atomic::write_atomic(&kept, config_text.as_bytes()).map_err(|source| {
+            RunError::Io {
+                what: "writing",
+                path: kept.clone(),
+                source,
+            }
+        })?;
     }
     Ok(())
 }
@@ -125,15 +94,25 @@ pub use koshogi_run_store::layout::CONFIG_FILE as RUN_CONFIG_FILE;
 
 impl RunConfig {
     /// Reads and checks a configuration file; also returns its text (kept in the run directory).
-    pub fn load(path: &Path) -> Result<(RunConfig, String)> {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("reading the run configuration {}", path.display()))?;
-        let config = RunConfig::parse(&text)
-            .with_context(|| format!("in the run configuration {}", path.display()))?;
+    pub fn load(path: &Path) -> Result<(RunConfig, String), RunError> {
+        let text = std::fs::read_to_string(path).map_err(|source| RunError::ReadConfig {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        let config = RunConfig::parse_from(&text, &path.display().to_string())?;
         Ok((config, text))
     }
 
-    pub fn parse(text: &str) -> Result<RunConfig> {
+    /// Parses and checks a configuration read from `place` (a file or a store URL), which the
+    /// error names.
+    pub fn parse_from(text: &str, place: &str) -> Result<RunConfig, RunError> {
+        RunConfig::parse(text).map_err(|source| RunError::InConfig {
+            place: place.to_string(),
+            source: Box::new(source),
+        })
+    }
+
+    pub fn parse(text: &str) -> Result<RunConfig, RunError> {
         let config: RunConfig = toml::from_str(text)?;
         config.validate()?;
         Ok(config)
@@ -142,36 +121,39 @@ impl RunConfig {
     /// Every section's own checks and the cross-section checks they cannot make alone; run
     /// before anything is written into a run directory, so a rejected configuration never
     /// becomes the run's kept `config.toml`.
-    pub fn validate(&self) -> Result<()> {
+    pub fn validate(&self) -> Result<(), RunError> {
         self.selfplay.validate()?;
         self.model.validate()?;
-        self.train
-            .validate()
-            .context("in the [train] section of the run configuration")?;
+        self.train.validate().map_err(RunError::TrainSection)?;
         self.search.validate()?;
         self.gate.validate()?;
-        anyhow::ensure!(
-            self.driver.cache_entries <= koshogi_mcts::MAX_CACHE_ENTRIES,
-            "driver.cache_entries must be at most {} (the slots are allocated up front)",
-            koshogi_mcts::MAX_CACHE_ENTRIES
-        );
-        anyhow::ensure!(
-            (1..=koshogi_nn::MAX_INTRA_OP_THREADS as i32).contains(&self.run.inference_threads),
-            "run.inference_threads must be in 1..={}",
-            koshogi_nn::MAX_INTRA_OP_THREADS
-        );
-        anyhow::ensure!(
-            !self.model.material_relative
-                || self.train.material_head_target == koshogi_train::MaterialHeadTarget::Ahead,
-            "model.material_relative needs train.material_head_target = \"ahead\" (the head \
-             predicts how the balance a few plies on differs from the current one)"
-        );
+        if self.driver.cache_entries > koshogi_mcts::MAX_CACHE_ENTRIES {
+            return Err(RunError::Invalid(format!(
+                "driver.cache_entries must be at most {} (the slots are allocated up front)",
+                koshogi_mcts::MAX_CACHE_ENTRIES
+            )));
+        }
+        if !(1..=koshogi_nn::MAX_INTRA_OP_THREADS as i32).contains(&self.run.inference_threads) {
+            return Err(RunError::Invalid(format!(
+                "run.inference_threads must be in 1..={}",
+                koshogi_nn::MAX_INTRA_OP_THREADS
+            )));
+        }
+        if self.model.material_relative
+            && self.train.material_head_target != koshogi_train::MaterialHeadTarget::Ahead
+        {
+            return Err(RunError::Invalid(
+                "model.material_relative needs train.material_head_target = \"ahead\" (the head \
+                 predicts how the balance a few plies on differs from the current one)"
+                    .to_string(),
+            ));
+        }
         Ok(())
     }
 
     /// `--config`, else the run directory's own copy, else the defaults; returns the
     /// configuration and the text to keep in the run directory.
-    pub fn resolve(config: Option<&Path>, run_dir: &Path) -> Result<(RunConfig, String)> {
+    pub fn resolve(config: Option<&Path>, run_dir: &Path) -> Result<(RunConfig, String), RunError> {
         let kept = RunLayout::new(run_dir).config_file();
         let path = match config {
             Some(path) => path.to_path_buf(),
@@ -187,14 +169,14 @@ impl RunConfig {
         run_dir: &Path,
         resume: bool,
         follow: bool,
-    ) -> Result<TrainerSetup> {
+    ) -> Result<TrainerSetup, RunError> {
         let max_plies = Some(self.selfplay.max_plies);
         Ok(TrainerSetup {
             run_dir: run_dir.to_path_buf(),
             shards: None,
             model: self.model.clone(),
             train: self.train.clone(),
-            rules: serde_json::to_value(self.rules).context("serialising the rules options")?,
+            rules: serde_json::to_value(self.rules).map_err(RunError::RulesOptions)?,
             max_plies,
             config_hash: self.training_hash(),
             resume,
@@ -230,28 +212,66 @@ impl RunConfig {
 mod tests {
     use super::*;
 
+    /// The error as the command line prints it (`{:#}`: the whole chain of sources).
+    fn message(err: RunError) -> String {
+        format!("{:#}", anyhow::Error::from(err))
+    }
+
+    /// The `.toml` files in `dir` and its subdirectories (`configs/ablations/`).
+    fn toml_files(dir: &Path) -> Vec<PathBuf> {
+        let mut found = Vec::new();
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                found.extend(toml_files(&path));
+            } else if path.extension().is_some_and(|e| e == "toml") {
+                found.push(path);
+            }
+        }
+        found
+    }
+
     #[test]
     fn every_shipped_config_parses() {
         let dir = koshogi_test_support::workspace_root().join("configs");
-        let mut seen = 0;
-        for entry in std::fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.extension().is_some_and(|e| e == "toml") {
-                RunConfig::load(&path).unwrap_or_else(|e| panic!("{}: {e:#}", path.display()));
-                seen += 1;
-            }
+        let files = toml_files(&dir);
+        for path in &files {
+            RunConfig::load(path).unwrap_or_else(|e| panic!("{}: {e:#}", path.display()));
         }
         assert!(
-            seen >= 3,
-            "quick, cpu and gpu configs expected in {}",
+            files.len() >= 6,
+            "quick, cpu, cpu-levers, gpu and the ablations expected in {}",
             dir.display()
+        );
+    }
+
+    /// Each `configs/ablations/*.toml` is `cpu.toml` with exactly one lever turned on, so that a
+    /// run of it against a run of `cpu.toml` measures that lever alone.
+    #[test]
+    fn each_ablation_config_is_the_cpu_config_plus_one_lever() {
+        let root = koshogi_test_support::workspace_root();
+        let (cpu, _) = RunConfig::load(&root.join("configs/cpu.toml")).unwrap();
+        let same = |config: &RunConfig| {
+            serde_json::to_value(config).unwrap() == serde_json::to_value(&cpu).unwrap()
+        };
+        let (mut ema, _) = RunConfig::load(&root.join("configs/ablations/ema.toml")).unwrap();
+        assert!(!same(&ema) && ema.train.ema_decay > 0.0);
+        ema.train.ema_decay = cpu.train.ema_decay;
+        assert!(same(&ema), "ablations/ema.toml changes more than ema_decay");
+        let (mut value, _) =
+            RunConfig::load(&root.join("configs/ablations/search-value.toml")).unwrap();
+        assert!(!same(&value) && value.train.search_value_weight > 0.0);
+        value.train.search_value_weight = cpu.train.search_value_weight;
+        assert!(
+            same(&value),
+            "ablations/search-value.toml changes more than search_value_weight"
         );
     }
 
     #[test]
     fn a_typo_is_an_error_naming_the_key() {
-        let err = RunConfig::parse("[selfplay]\ngames_per_wroker = 3\n").unwrap_err();
-        assert!(format!("{err:#}").contains("games_per_wroker"), "{err:#}");
+        let err = message(RunConfig::parse("[selfplay]\ngames_per_wroker = 3\n").unwrap_err());
+        assert!(err.contains("games_per_wroker"), "{err}");
     }
 
     #[test]
@@ -270,8 +290,8 @@ mod tests {
         let old = RunConfig::parse("[selfplay]\ngreedy_opponent_fraction = 0.25\n").unwrap();
         assert_eq!(old.selfplay.fixed_opponent, FixedOpponent::Greedy);
         assert_eq!(old.selfplay.fixed_opponent_fraction, 0.25);
-        let err = RunConfig::parse("[selfplay]\nfixed_opponent = \"ab:9\"\n").unwrap_err();
-        assert!(format!("{err:#}").contains("ab:9"), "{err:#}");
+        let err = message(RunConfig::parse("[selfplay]\nfixed_opponent = \"ab:9\"\n").unwrap_err());
+        assert!(err.contains("ab:9"), "{err}");
     }
 
     #[test]
@@ -294,23 +314,18 @@ mod tests {
             FixedOpponent::AlphaBeta { depth: 2 }
         );
         let backwards = text.replace("9000", "10");
-        let err = RunConfig::parse(&backwards).unwrap_err();
-        assert!(
-            format!("{err:#}").contains("fixed_opponent_schedule"),
-            "{err:#}"
-        );
+        let err = message(RunConfig::parse(&backwards).unwrap_err());
+        assert!(err.contains("fixed_opponent_schedule"), "{err:#}");
         let typo = text.replace("from_step = 4000", "from_stp = 4000");
-        let err = RunConfig::parse(&typo).unwrap_err();
-        assert!(format!("{err:#}").contains("from_stp"), "{err:#}");
+        let err = message(RunConfig::parse(&typo).unwrap_err());
+        assert!(err.contains("from_stp"), "{err}");
     }
 
     #[test]
     fn an_impossible_value_is_an_error_naming_the_field() {
-        let err = RunConfig::parse("[selfplay]\nfull_search_probability = 2.0\n").unwrap_err();
-        assert!(
-            format!("{err:#}").contains("full_search_probability"),
-            "{err:#}"
-        );
+        let err =
+            message(RunConfig::parse("[selfplay]\nfull_search_probability = 2.0\n").unwrap_err());
+        assert!(err.contains("full_search_probability"), "{err:#}");
     }
 
     #[test]
@@ -356,8 +371,8 @@ mod tests {
             ("[gate]\nsimulations = 4294967295\n", "gate.simulations"),
             ("[gate]\nparallel_games = 0\n", "gate.parallel_games"),
         ] {
-            let err = RunConfig::parse(text).unwrap_err();
-            assert!(format!("{err:#}").contains(field), "{text}: {err:#}");
+            let err = message(RunConfig::parse(text).unwrap_err());
+            assert!(err.contains(field), "{text}: {err}");
         }
     }
 

@@ -1,7 +1,8 @@
 //! The command line's side of a run in object storage (docs/distributed.md): the flags of a
 //! process of a stored run (its cache, how often it looks, how long it waits for the store),
-//! connecting, and the run configuration it runs with. What the roles send and fetch, their
-//! caches and sync threads are koshogi-run-store's ([`koshogi_run_store::role_sync`],
+//! and connecting. The run configuration it runs with is koshogi-run's
+//! ([`koshogi_run::resolve_stored_config`]); what the roles send and fetch, their caches and
+//! sync threads are koshogi-run-store's ([`koshogi_run_store::role_sync`],
 //! [`koshogi_run_store::RoleCache`], [`koshogi_run_store::SyncThread`]).
 //!
 //! A store that does not answer is waited for, not an error: every request retries with
@@ -13,16 +14,11 @@
 //! (denied, no bucket) stops the process with that message, and so does an outage longer than
 //! the patience.
 
-use std::path::{Path, PathBuf};
-use std::sync::atomic::AtomicBool;
+use std::path::PathBuf;
 use std::time::Duration;
 
-use anyhow::{anyhow, Context, Result};
-use koshogi_run_store::layout::CONFIG_FILE;
-use koshogi_run_store::stored_config::{fetch_stored_config, keep_config};
+use anyhow::Result;
 use koshogi_run_store::{RemoteRun, RoleCache, DEFAULT_PATIENCE};
-
-use crate::run_config::RunConfig;
 
 /// Where a process of a stored run works, and how often it looks at the store.
 #[derive(Debug, Clone, clap::Args)]
@@ -75,38 +71,4 @@ fn positive_seconds(text: &str) -> Result<f64, String> {
         Ok(s) if s > 0.0 && s.is_finite() && s <= 86_400.0 => Ok(s),
         _ => Err(format!("`{text}` is not a number of seconds in (0, 86400]")),
     }
-}
-
-/// The run configuration of a stored run: its `config.toml`, or `--config` when the store has
-/// none yet (then stored for every later process). A `--config` that differs from the stored
-/// one applies to this process only, as in a local run. The text is kept in the cache too.
-///
-/// With `wait_for_config` (self-play workers), a store without a configuration is waited for
-/// until `stop` is set, instead of being an error.
-pub fn resolve_config(
-    remote: &RemoteRun,
-    cache: &Path,
-    config: Option<&Path>,
-    wait_for_config: bool,
-    stop: Option<&AtomicBool>,
-) -> Result<(RunConfig, String)> {
-    let stored = fetch_stored_config(remote, wait_for_config && config.is_none(), stop)?;
-    let (parsed, text) = match (config, &stored) {
-        (Some(path), _) => RunConfig::load(path)?,
-        (None, Some(bytes)) => {
-            let text = String::from_utf8(bytes.clone())
-                .map_err(|_| anyhow!("{}/{CONFIG_FILE} is not UTF-8 text", remote.url()))?;
-            let parsed = RunConfig::parse(&text)
-                .with_context(|| format!("in {}/{CONFIG_FILE}", remote.url()))?;
-            (parsed, text)
-        }
-        (None, None) => {
-            return Err(anyhow!(
-                "{} has no {CONFIG_FILE} yet: name the run's configuration with --config",
-                remote.url()
-            ))
-        }
-    };
-    keep_config(remote, cache, stored.as_deref(), &text)?;
-    Ok((parsed, text))
 }

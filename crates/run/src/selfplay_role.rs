@@ -7,7 +7,6 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
 
-use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use koshogi_metrics::EventWriter;
 use koshogi_replay::Provenance;
@@ -16,7 +15,7 @@ use koshogi_selfplay::{
     run_pool, CheckpointFollowingEvaluator, GameBudget, ModelSignals, SelfplayStats, WorkerContext,
 };
 
-use crate::run_config::RunConfig;
+use crate::{RunConfig, RunError};
 
 /// The shared context of all self-play workers of a run.
 pub fn worker_context(
@@ -25,13 +24,12 @@ pub fn worker_context(
     games: Option<u64>,
     stop: Arc<std::sync::atomic::AtomicBool>,
     stats: Arc<SelfplayStats>,
-) -> Result<WorkerContext> {
+) -> Result<WorkerContext, RunError> {
     let provenance = Provenance {
         rules_version: env!("CARGO_PKG_VERSION").to_string(),
         feature_version: koshogi_nn::FEATURE_VERSION,
         move_encoding_version: koshogi_nn::MOVE_ENCODING_VERSION,
-        rules_options: serde_json::to_value(config.rules)
-            .context("serialising the rules options")?,
+        rules_options: serde_json::to_value(config.rules).map_err(RunError::RulesOptions)?,
         model_step: 0,
     };
     Ok(WorkerContext {
@@ -56,7 +54,7 @@ pub fn worker_context(
 
 /// Runs the worker pool with the checkpoint-following network (with `gated`, the accepted
 /// checkpoint instead of the newest).
-pub fn play(config: &RunConfig, ctx: &WorkerContext, gated: bool) -> Result<()> {
+pub fn play(config: &RunConfig, ctx: &WorkerContext, gated: bool) -> Result<(), RunError> {
     let checkpoints = RunLayout::new(&ctx.run_dir).checkpoints_dir();
     let model = config.model.clone();
     let runtime = config.inference;
@@ -85,17 +83,21 @@ pub struct Reporter {
 }
 
 impl Reporter {
-    /// The line is drawn in the process's one display (crate::progress), with any other bars.
+    /// A bar for `games` games, or a spinner while the number is open; the caller adds it to
+    /// its display before handing it to [`Reporter::start`].
+    pub fn bar(games: Option<u64>) -> ProgressBar {
+        match games {
+            Some(n) => ProgressBar::new(n),
+            None => ProgressBar::new_spinner(),
+        }
+    }
+
+    /// Draws the self-play line on `bar` (see [`Reporter::bar`]).
     pub fn start(
         run_dir: &std::path::Path,
         stats: Arc<SelfplayStats>,
-        games: Option<u64>,
+        bar: ProgressBar,
     ) -> Reporter {
-        let bar = match games {
-            Some(n) => ProgressBar::new(n),
-            None => ProgressBar::new_spinner(),
-        };
-        let bar = crate::progress::add(bar);
         bar.set_style(
             ProgressStyle::with_template(
                 "{spinner} self-play [{elapsed_precise}] {pos} games {wide_msg}",

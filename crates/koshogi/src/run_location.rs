@@ -1,0 +1,49 @@
+//! `--run` and `--config`, the two flags of every command that works on a run directory, and
+//! how they resolve to a configuration and a directory (the configuration itself is
+//! koshogi-run's [`RunConfig`]).
+
+use std::path::PathBuf;
+
+use anyhow::Result;
+use koshogi_run::RunConfig;
+
+/// `--run` and `--config`, shared by the commands that work on a run directory.
+#[derive(Debug, Clone, clap::Args)]
+pub struct RunLocation {
+    /// Run directory (config.toml, shards/, games/, checkpoints/, tb/); default: run.dir of
+    /// the configuration.
+    #[arg(long)]
+    pub run: Option<PathBuf>,
+    /// Run configuration (TOML); default: <run>/config.toml if present, else built-in defaults.
+    #[arg(long)]
+    pub config: Option<PathBuf>,
+}
+
+impl RunLocation {
+    /// The run in object storage that `--run` names, if it is a URL (the distributed roles);
+    /// `None` for a local directory.
+    pub fn remote(&self) -> Result<Option<koshogi_run_store::RemoteRun>> {
+        let Some(run) = &self.run else {
+            return Ok(None);
+        };
+        match koshogi_run_store::RunTarget::parse(run)? {
+            koshogi_run_store::RunTarget::Remote(remote) => Ok(Some(remote)),
+            koshogi_run_store::RunTarget::Local(_) => Ok(None),
+        }
+    }
+
+    /// The configuration, its text (to keep in the run directory) and the run directory. A
+    /// store URL is refused: only the distributed roles work on one (see [`Self::remote`]).
+    pub fn resolve(&self) -> Result<(RunConfig, String, PathBuf)> {
+        if let Some(remote) = self.remote()? {
+            koshogi_run_store::RunTarget::Remote(remote).require_local()?;
+        }
+        let guess = self
+            .run
+            .clone()
+            .unwrap_or_else(|| RunConfig::default().run.dir);
+        let (config, text) = RunConfig::resolve(self.config.as_deref(), &guess)?;
+        let run_dir = self.run.clone().unwrap_or_else(|| config.run.dir.clone());
+        Ok((config, text, run_dir))
+    }
+}

@@ -1,0 +1,44 @@
+//! The run configuration of a run in object storage (docs/distributed.md): its `config.toml`,
+//! or `--config` when the store has none yet (then stored for every later process). A
+//! `--config` that differs from the stored one applies to this process only, as in a local run.
+//! The text is kept in the role's cache too.
+
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+
+use koshogi_run_store::layout::CONFIG_FILE;
+use koshogi_run_store::stored_config::{fetch_stored_config, keep_config};
+use koshogi_run_store::RemoteRun;
+
+use crate::{RunConfig, RunError};
+
+/// The stored run's configuration and its text. With `wait_for_config` (self-play workers), a
+/// store without a configuration is waited for until `stop` is set, instead of being an error.
+pub fn resolve_stored_config(
+    remote: &RemoteRun,
+    cache: &Path,
+    config: Option<&Path>,
+    wait_for_config: bool,
+    stop: Option<&AtomicBool>,
+) -> Result<(RunConfig, String), RunError> {
+    let stored = fetch_stored_config(remote, wait_for_config && config.is_none(), stop)?;
+    let (parsed, text) = match (config, &stored) {
+        (Some(path), _) => RunConfig::load(path)?,
+        (None, Some(bytes)) => {
+            let text = String::from_utf8(bytes.clone()).map_err(|_| RunError::NotText {
+                url: remote.url().to_string(),
+                file: CONFIG_FILE,
+            })?;
+            let parsed = RunConfig::parse_from(&text, &format!("{}/{CONFIG_FILE}", remote.url()))?;
+            (parsed, text)
+        }
+        (None, None) => {
+            return Err(RunError::NoStoredConfig {
+                url: remote.url().to_string(),
+                file: CONFIG_FILE,
+            })
+        }
+    };
+    keep_config(remote, cache, stored.as_deref(), &text)?;
+    Ok((parsed, text))
+}
