@@ -5,14 +5,15 @@
 //! sets up logging and turns errors into a message and a non-zero exit (never a panic). What
 //! several commands share sits beside `commands/`, so that no command imports another: the
 //! position arguments (`position_args`), the network players' flags (`network_flags`), the
-//! engine's settings (`engine_settings`), the match progress display (`match_progress`), the
-//! trainer's display (`train_display`), `--run`/`--config` (`run_location`) and a stored run's
+//! engine's settings (`engine_settings`), the match flags and progress display
+//! (`match_flags`, `match_progress`), the trainer's display (`train_display`), `--run`/`--config` (`run_location`) and a stored run's
 //! flags (`store_options`). What a run does (its configuration, roles and one-process wiring)
 //! is koshogi-run's.
 
 mod commands;
 mod engine_settings;
 mod interrupt;
+mod match_flags;
 mod match_progress;
 mod network_flags;
 mod openmp_wait;

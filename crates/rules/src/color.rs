@@ -53,3 +53,30 @@ impl fmt::Display for Color {
         })
     }
 }
+
+/// A side named as [`Color`]'s `Display` writes it (`black`, `white`), or by its KSFEN letter.
+impl std::str::FromStr for Color {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Color, String> {
+        match text {
+            "black" | "b" => Ok(Color::Black),
+            "white" | "w" => Ok(Color::White),
+            _ => Err(format!("`{text}` is not a side (black or white)")),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_side_reads_back_from_its_name_and_its_letter() {
+        for color in Color::ALL {
+            assert_eq!(color.to_string().parse::<Color>(), Ok(color));
+            assert_eq!(color.ksfen_char().to_string().parse::<Color>(), Ok(color));
+        }
+        assert!("sente".parse::<Color>().unwrap_err().contains("`sente`"));
+    }
+}

@@ -60,6 +60,16 @@ pub fn parse_checkpoint_dir_name(name: &str) -> Option<u64> {
     digits.parse().ok()
 }
 
+/// A step as people name a checkpoint: its number (`1200`) or its directory name
+/// (`step-000001200`, any padding); `None` for anything else.
+pub fn parse_step(text: &str) -> Option<u64> {
+    parse_checkpoint_dir_name(text).or_else(|| {
+        (!text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| text.parse().ok())
+            .flatten()
+    })
+}
+
 /// The store key of the gate's choice, `checkpoints/accepted.json` (a stored run's keys are the
 /// local run's relative paths).
 pub fn accepted_key() -> String {
@@ -175,6 +185,24 @@ mod tests {
             "latest.json",
         ] {
             assert_eq!(parse_checkpoint_dir_name(other), None, "{other}");
+        }
+    }
+
+    #[test]
+    fn a_step_is_named_by_its_number_or_its_directory() {
+        assert_eq!(parse_step("1200"), Some(1200));
+        assert_eq!(parse_step("step-000001200"), Some(1200));
+        assert_eq!(parse_step("step-7"), Some(7));
+        for other in [
+            "last",
+            "",
+            "-1",
+            "+5",
+            "12 ",
+            "step-",
+            "99999999999999999999999",
+        ] {
+            assert_eq!(parse_step(other), None, "{other:?}");
         }
     }
 

@@ -11,6 +11,7 @@ use koshogi_arena::players::play_spec_match;
 use koshogi_arena::{MatchSettings, PlayerSpec, SprtSettings};
 use koshogi_nn::RuntimeConfig;
 
+use crate::match_flags::MatchFlags;
 use crate::match_progress::{progress_bar, MatchProgress};
 use crate::network_flags::NetworkPlayerFlags;
 
@@ -80,15 +81,8 @@ pub struct ArenaArgs {
     /// capped game is a draw). Self-play's `cap_result = "material"` is the same rule.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub cap_material: Option<u32>,
-    /// Random plies at the start of each opening (the pair of games shares them).
-    #[arg(long, default_value_t = 4)]
-    pub opening_plies: u32,
-    /// Games played at once (network players evaluate them in one batch).
-    #[arg(long, default_value_t = 32)]
-    pub parallel: usize,
-    /// Seed of the openings and of every random choice.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
+    #[command(flatten)]
+    pub matches: MatchFlags,
     /// Directory for game records (game-NNNNNN.txt), games.csv and summary.txt.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
@@ -115,16 +109,13 @@ pub fn run(args: ArenaArgs) -> Result<()> {
     if args.max_plies == 0 {
         bail!("--max-plies must be at least 1");
     }
-    let match_settings = MatchSettings {
-        games: args.games,
-        max_plies: args.max_plies,
-        cap_material_margin: args.cap_material,
-        opening_plies: args.opening_plies,
-        parallel_games: args.parallel.max(1),
-        seed: args.seed,
+    let match_settings = args.matches.settings(
+        args.games,
+        args.max_plies,
+        args.cap_material,
         sprt,
-        output_dir: args.out.clone(),
-    };
+        args.out.clone(),
+    );
     match &args.ladder_flags.ladder {
         Some(run) => ladder::run(&args.ladder_flags, run, match_settings, runtime),
         None => single_match(&args, match_settings, runtime),

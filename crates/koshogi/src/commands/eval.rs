@@ -10,10 +10,11 @@ use clap::Args;
 
 use koshogi_arena::evaluation::{plan_evaluation, run_evaluation, EqualTime, EvalSettings};
 use koshogi_arena::players::parse_player_list;
-use koshogi_arena::{MatchSettings, PlayerSpec};
+use koshogi_arena::PlayerSpec;
 use koshogi_baselines::classic::MAX_MOVETIME_MS;
-use koshogi_run_store::layout::RunLayout;
+use koshogi_run_store::layout::{parse_step, RunLayout};
 
+use crate::match_flags::MatchFlags;
 use crate::match_progress::RowProgress;
 use crate::network_flags::NetworkPlayerFlags;
 
@@ -42,7 +43,7 @@ pub struct EvalArgs {
     #[arg(long, value_name = "DIR")]
     pub run: PathBuf,
     /// The step of the checkpoint to evaluate (`1200` or `step-000001200`); default: the last.
-    #[arg(long, value_name = "STEP", value_parser = parse_step)]
+    #[arg(long, value_name = "STEP", value_parser = parse_step_arg)]
     pub checkpoint: Option<u64>,
     /// Games of each policy row (0 = none). Rounded up to even: each opening is played with
     /// both colours.
@@ -85,15 +86,8 @@ pub struct EvalArgs {
     /// else it is a draw; 0 = every capped game is a draw.
     #[arg(long, default_value_t = 2, value_name = "N")]
     pub cap_material: u32,
-    /// Random plies at the start of each opening (the pair of games shares them).
-    #[arg(long, default_value_t = 4)]
-    pub opening_plies: u32,
-    /// Games played at once (network players evaluate them in one batch).
-    #[arg(long, default_value_t = 32)]
-    pub parallel: usize,
-    /// Seed of the openings and of every random choice (the same for every row).
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
+    #[command(flatten)]
+    pub matches: MatchFlags,
     /// Keep every game's record under DIR/eval/step-NNNNNNNNN-games/.
     #[arg(long)]
     pub records: bool,
@@ -101,11 +95,8 @@ pub struct EvalArgs {
     pub network: NetworkPlayerFlags,
 }
 
-fn parse_step(text: &str) -> Result<u64, String> {
-    text.strip_prefix("step-")
-        .unwrap_or(text)
-        .parse()
-        .map_err(|_| format!("`{text}` is not a step (e.g. 1200 or step-000001200)"))
+fn parse_step_arg(text: &str) -> Result<u64, String> {
+    parse_step(text).ok_or_else(|| format!("`{text}` is not a step (e.g. 1200 or step-000001200)"))
 }
 
 pub fn run(args: EvalArgs) -> Result<()> {
@@ -135,16 +126,13 @@ pub fn run(args: EvalArgs) -> Result<()> {
         controls: !args.no_controls,
         outright_max_plies: args.outright.then_some(args.outright_max_plies),
         equal_time,
-        match_settings: MatchSettings {
-            games: 0,
-            max_plies: args.max_plies,
-            cap_material_margin: (args.cap_material > 0).then_some(args.cap_material),
-            opening_plies: args.opening_plies,
-            parallel_games: args.parallel.max(1),
-            seed: args.seed,
-            sprt: None,
-            output_dir: None,
-        },
+        match_settings: args.matches.settings(
+            0,
+            args.max_plies,
+            (args.cap_material > 0).then_some(args.cap_material),
+            None,
+            None,
+        ),
         player_options: args.network.player_options(runtime, args.sims),
         keep_records: args.records,
     };
@@ -158,16 +146,4 @@ pub fn run(args: EvalArgs) -> Result<()> {
         .with_context(|| format!("writing {}", RunLayout::new(&args.run).eval_dir().display()))?;
     println!("\nwritten: {} and {}", markdown.display(), json.display());
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn steps_parse_and_bad_ones_are_named() {
-        assert_eq!(parse_step("1200"), Ok(1200));
-        assert_eq!(parse_step("step-000001200"), Ok(1200));
-        assert!(parse_step("last").unwrap_err().contains("`last`"));
-    }
 }

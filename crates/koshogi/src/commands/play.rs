@@ -9,7 +9,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::Result;
-use clap::{Args, ValueEnum};
+use clap::Args;
 use koshogi_engine::line_reader::{read_bounded_line, Line};
 use koshogi_engine::InProcessEngine;
 use koshogi_rules::game_record::termination_text;
@@ -22,21 +22,15 @@ use koshogi_viewer::position_report;
 /// any length was read whole before (a 1.5 GB line took 1.65 GB of memory).
 pub const MAX_INPUT_LINE_BYTES: usize = 4096;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Side {
-    Black,
-    White,
-}
-
 #[derive(Args, Debug)]
 pub struct PlayArgs {
     /// Checkpoint to play against (model card or step directory); default: the material
     /// evaluator.
     #[arg(long, value_name = "CKPT")]
     pub model: Option<PathBuf>,
-    /// The side you play (Black moves first).
-    #[arg(long, value_enum, default_value_t = Side::Black)]
-    pub color: Side,
+    /// The side you play, black or white (Black moves first).
+    #[arg(long, default_value_t = Color::Black)]
+    pub color: Color,
     /// Engine simulations per move.
     #[arg(long, default_value_t = 200)]
     pub simulations: u32,
@@ -57,10 +51,7 @@ pub fn run(args: PlayArgs) -> Result<()> {
     )?;
     let mut engine = InProcessEngine::new(settings);
     let options = engine.rules();
-    let human = match args.color {
-        Side::Black => Color::Black,
-        Side::White => Color::White,
-    };
+    let human = args.color;
     let mut game = Game::new(options);
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
@@ -113,12 +104,7 @@ pub fn run(args: PlayArgs) -> Result<()> {
                     return Ok(());
                 }
                 "moves" => {
-                    let mut names: Vec<String> = legal
-                        .iter()
-                        .map(|m| format!("{} ({m})", format_hodges(game.position(), &legal, m)))
-                        .collect();
-                    names.sort();
-                    writeln!(out, "{} legal moves: {}", names.len(), names.join(", "))?;
+                    writeln!(out, "{}", legal_moves_line(&game, &legal))?;
                     continue;
                 }
                 _ => {}
@@ -154,4 +140,14 @@ pub fn run(args: PlayArgs) -> Result<()> {
         game.play(mv);
         write!(out, "{}", position_report(game.position(), &options))?;
     }
+}
+
+/// `N legal moves: …`, each in Hodges notation with its canonical form, sorted.
+fn legal_moves_line(game: &Game, legal: &[Move]) -> String {
+    let mut names: Vec<String> = legal
+        .iter()
+        .map(|m| format!("{} ({m})", format_hodges(game.position(), legal, m)))
+        .collect();
+    names.sort();
+    format!("{} legal moves: {}", names.len(), names.join(", "))
 }
