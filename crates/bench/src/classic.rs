@@ -1,0 +1,99 @@
+//! The classical-engine benchmark (`koshogi bench classic`): how deep and how fast the classical
+//! engine searches per move time, with peak memory — the figures that say what
+//! `classic@movetime=MS` means on this machine.
+//!
+//! Positions: the start, and plies 60, 120 and 160 of a greedy-vs-greedy game from seed 7 (the
+//! same game `bench arena` times alpha-beta on: captures made, pieces en prise; see
+//! `positions.rs`). Each is searched with a fresh engine (an empty table), one core, for each
+//! `--movetime`.
+
+use std::io::Write;
+use std::time::Duration;
+
+use koshogi_baselines::classic::{ClassicEngine, ClassicLimits, ClassicSpec};
+use koshogi_nn::hardware::peak_resident_bytes;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use crate::positions::start_and_greedy_game;
+use crate::BenchError;
+
+/// What to measure (the flags of `koshogi bench classic`).
+#[derive(Clone, Debug)]
+pub struct ClassicBenchOptions {
+    /// Move times to measure, in milliseconds, comma-separated.
+    pub movetime: String,
+    /// Engine settings as `classic@…` takes them (e.g. `eval=material,hash=64`); limits other
+    /// than the move time are ignored.
+    pub settings: String,
+}
+
+/// Runs the benchmark, writing a line to `out` after each search.
+pub fn run(args: &ClassicBenchOptions, out: &mut impl Write) -> Result<(), BenchError> {
+    let spec = if args.settings.trim().is_empty() {
+        ClassicSpec::default()
+    } else {
+        ClassicSpec::parse_settings(&args.settings).map_err(BenchError::ClassicSettings)?
+    };
+    let mut movetimes = Vec::new();
+    for item in args.movetime.split(',') {
+        match item.trim().parse::<u64>() {
+            Ok(ms) if (1..=600_000).contains(&ms) => movetimes.push(ms),
+            _ => {
+                return Err(BenchError::Options(format!(
+                    "--movetime: `{item}` is not a number of milliseconds from 1 to 600000"
+                )))
+            }
+        }
+    }
+    writeln!(
+        out,
+        "koshogi bench classic: {spec}, one core, a fresh engine per search"
+    )?;
+    let (positions, _) = start_and_greedy_game(&[60, 120, 160]);
+    for &ms in &movetimes {
+        let (mut nodes, mut seconds, mut depths) = (0u64, 0.0f64, Vec::new());
+        for (label, game) in &positions {
+            let mut engine = ClassicEngine::new(spec.config());
+            let limits = ClassicLimits {
+                movetime: Some(Duration::from_millis(ms)),
+                ..ClassicLimits::default()
+            };
+            let mut rng = ChaCha8Rng::seed_from_u64(1);
+            let Some(result) = engine.search(game, &limits, &mut rng, &mut |_| {}) else {
+                continue;
+            };
+            let elapsed = result.elapsed.as_secs_f64();
+            writeln!(
+                out,
+                "movetime {ms:>6} ms  {label:<22} depth {:>2}  {:>9} nodes in {elapsed:>6.3} s = \
+                 {:>8.0} nodes/s  ({:.1} M moves generated)  best {}",
+                result.depth,
+                result.nodes,
+                result.nodes as f64 / elapsed.max(1e-9),
+                result.moves_generated as f64 / 1e6,
+                result.best_move,
+            )?;
+            nodes += result.nodes;
+            seconds += elapsed;
+            depths.push(result.depth);
+        }
+        writeln!(
+            out,
+            "movetime {ms:>6} ms  all {} positions: {:.0} nodes/s, depths {depths:?}",
+            depths.len(),
+            nodes as f64 / seconds.max(1e-9)
+        )?;
+    }
+    let engine = ClassicEngine::new(spec.config());
+    writeln!(
+        out,
+        "engine memory: {:.1} MiB (table and history); peak resident memory of the process: {}",
+        engine.memory_bytes() as f64 / f64::from(1 << 20),
+        peak_resident_bytes().map_or("unavailable".into(), |b| format!(
+            "{:.1} MiB",
+            b as f64 / f64::from(1 << 20)
+        ))
+    )?;
+    Ok(())
+}
