@@ -35,27 +35,17 @@ pub struct ArenaBenchArgs {
 }
 
 impl ArenaBenchArgs {
-    /// The library's options, field for field.
+    /// The library's options: the flags as they are.
     fn options(self) -> ArenaBenchOptions {
-        let ArenaBenchArgs {
-            games,
-            max_plies,
-            parallel,
-            model,
-            sims,
-            device,
-            threads,
-            ab_depths,
-        } = self;
         ArenaBenchOptions {
-            games,
-            max_plies,
-            parallel,
-            model,
-            sims,
-            device,
-            threads,
-            ab_depths,
+            games: self.games,
+            max_plies: self.max_plies,
+            parallel: self.parallel,
+            model: self.model,
+            sims: self.sims,
+            device: self.device,
+            threads: self.threads,
+            ab_depths: self.ab_depths,
         }
     }
 }

@@ -17,10 +17,12 @@ pub struct ClassicBenchArgs {
 }
 
 impl ClassicBenchArgs {
-    /// The library's options, field for field.
+    /// The library's options: the flags as they are.
     fn options(self) -> ClassicBenchOptions {
-        let ClassicBenchArgs { movetime, settings } = self;
-        ClassicBenchOptions { movetime, settings }
+        ClassicBenchOptions {
+            movetime: self.movetime,
+            settings: self.settings,
+        }
     }
 }
 

@@ -42,33 +42,20 @@ pub struct NnBenchArgs {
 }
 
 impl NnBenchArgs {
-    /// The library's options, field for field.
+    /// The library's options: the flags as they are.
     fn options(self) -> NnBenchOptions {
-        let NnBenchArgs {
-            device,
-            threads,
-            batches,
-            models,
-            precisions,
-            seconds,
-            min_iterations,
-            large_model_cpu_scale,
-            train_batch,
-            train_steps,
-            playout_plies,
-        } = self;
         NnBenchOptions {
-            device,
-            threads,
-            batches,
-            models,
-            precisions,
-            seconds,
-            min_iterations,
-            large_model_cpu_scale,
-            train_batch,
-            train_steps,
-            playout_plies,
+            device: self.device,
+            threads: self.threads,
+            batches: self.batches,
+            models: self.models,
+            precisions: self.precisions,
+            seconds: self.seconds,
+            min_iterations: self.min_iterations,
+            large_model_cpu_scale: self.large_model_cpu_scale,
+            train_batch: self.train_batch,
+            train_steps: self.train_steps,
+            playout_plies: self.playout_plies,
         }
     }
 }

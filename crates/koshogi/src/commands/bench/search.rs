@@ -48,35 +48,21 @@ pub struct SearchBenchArgs {
 }
 
 impl SearchBenchArgs {
-    /// The library's options, field for field.
+    /// The library's options: the flags as they are.
     fn options(self) -> SearchBenchOptions {
-        let SearchBenchArgs {
-            batch,
-            threads,
-            algorithm,
-            leaves_per_tree,
-            simulations,
-            seconds,
-            raw_seconds,
-            rounds,
-            cache,
-            precision,
-            max_plies,
-            seed,
-        } = self;
         SearchBenchOptions {
-            batch,
-            threads,
-            algorithm,
-            leaves_per_tree,
-            simulations,
-            seconds,
-            raw_seconds,
-            rounds,
-            cache,
-            precision,
-            max_plies,
-            seed,
+            batch: self.batch,
+            threads: self.threads,
+            algorithm: self.algorithm,
+            leaves_per_tree: self.leaves_per_tree,
+            simulations: self.simulations,
+            seconds: self.seconds,
+            raw_seconds: self.raw_seconds,
+            rounds: self.rounds,
+            cache: self.cache,
+            precision: self.precision,
+            max_plies: self.max_plies,
+            seed: self.seed,
         }
     }
 }

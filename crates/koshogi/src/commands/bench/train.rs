@@ -43,29 +43,18 @@ pub struct TrainBenchArgs {
 }
 
 impl TrainBenchArgs {
-    /// The library's options, field for field.
+    /// The library's options: the flags as they are.
     fn options(self) -> TrainBenchOptions {
-        let TrainBenchArgs {
-            steps,
-            batch_size,
-            model,
-            device,
-            precision,
-            threads,
-            prefetch_batches,
-            games,
-            run_dir,
-        } = self;
         TrainBenchOptions {
-            steps,
-            batch_size,
-            model,
-            device,
-            precision,
-            threads,
-            prefetch_batches,
-            games,
-            run_dir,
+            steps: self.steps,
+            batch_size: self.batch_size,
+            model: self.model,
+            device: self.device,
+            precision: self.precision,
+            threads: self.threads,
+            prefetch_batches: self.prefetch_batches,
+            games: self.games,
+            run_dir: self.run_dir,
         }
     }
 }
