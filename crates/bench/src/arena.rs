@@ -323,4 +323,46 @@ mod tests {
         assert!(parse_depths("2,5").unwrap_err().to_string().contains("`5`"));
         assert!(parse_depths("").is_err());
     }
+
+    fn options(model: &str, ab_depths: &str) -> ArenaBenchOptions {
+        ArenaBenchOptions {
+            games: 2,
+            max_plies: 6,
+            parallel: 2,
+            model: model.into(),
+            sims: 0,
+            device: "cpu".into(),
+            threads: 1,
+            ab_depths: ab_depths.into(),
+        }
+    }
+
+    #[test]
+    fn without_a_network_the_baselines_and_alpha_beta_are_timed() {
+        let mut out = Vec::new();
+        run(&options("none", "1"), &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        for expected in [
+            "koshogi bench arena: 2 games per match, max 6 plies, 2 in flight, 1 libtorch threads",
+            "random                       vs random:   2 games",
+            "greedy                       vs random:   2 games",
+            "ab:1  start ",
+            "ab:1  greedy game, ply 60 ",
+            "ab:1  greedy game, ply 120 ",
+            "ab:1  vs greedy, one game of 6 plies: 3 moves",
+            "peak resident memory",
+        ] {
+            assert!(text.contains(expected), "{expected:?} in {text}");
+        }
+        assert!(!text.contains("network:"), "{text}");
+    }
+
+    #[test]
+    fn an_unknown_model_is_an_error_naming_the_choices() {
+        let err = run(&options("huge", "none"), &mut Vec::new()).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "--model huge: expected tiny, cpu, gpu or none"
+        );
+    }
 }

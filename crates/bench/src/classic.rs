@@ -97,3 +97,54 @@ pub fn run(args: &ClassicBenchOptions, out: &mut impl Write) -> Result<(), Bench
     )?;
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn options(movetime: &str, settings: &str) -> ClassicBenchOptions {
+        ClassicBenchOptions {
+            movetime: movetime.into(),
+            settings: settings.into(),
+        }
+    }
+
+    #[test]
+    fn one_line_per_position_and_move_time_then_the_totals_and_memory() {
+        let mut out = Vec::new();
+        run(&options("1, 2", "hash=1"), &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        // The header, 4 positions and a total per move time, the memory line.
+        assert_eq!(lines.len(), 1 + 2 * 5 + 1, "{text}");
+        assert!(
+            lines[0].starts_with("koshogi bench classic: classic"),
+            "{text}"
+        );
+        assert!(lines[1].starts_with("movetime      1 ms  start "), "{text}");
+        assert!(lines[4].contains("greedy game, ply 160"), "{text}");
+        assert!(
+            lines[5].starts_with("movetime      1 ms  all 4 positions:"),
+            "{text}"
+        );
+        assert!(
+            lines[10].starts_with("movetime      2 ms  all 4 positions:"),
+            "{text}"
+        );
+        assert!(lines[11].starts_with("engine memory: "), "{text}");
+    }
+
+    #[test]
+    fn bad_move_times_and_settings_are_errors_before_any_search() {
+        for movetime in ["0", "600001", "1,x", ""] {
+            let mut out = Vec::new();
+            let err = run(&options(movetime, ""), &mut out).unwrap_err();
+            assert!(matches!(err, BenchError::Options(_)), "{movetime}: {err}");
+            assert!(err.to_string().starts_with("--movetime: `"), "{err}");
+            assert!(out.is_empty());
+        }
+        let err = run(&options("1", "bogus=1"), &mut Vec::new()).unwrap_err();
+        assert_eq!(err.to_string(), "--settings");
+        assert!(matches!(err, BenchError::ClassicSettings(_)));
+    }
+}

@@ -8,8 +8,8 @@
 //!
 //! Each takes a plain options struct (the command line converts its flags into it) and either
 //! returns a report that prints itself ([`TrainBenchReport`]) or, where the measurement takes
-//! long and is worth watching, writes its lines to a writer as it goes. Every report ends with
-//! the process's peak memory. Kept out of the binary so that the command line only parses
+//! long and is worth watching, writes its lines to a writer as it goes. Every report gives the
+//! process's peak memory. Kept out of the binary so that the command line only parses
 //! arguments, and so that the measurements can be called (and tested) as functions.
 
 pub mod arena;

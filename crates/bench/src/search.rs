@@ -361,3 +361,70 @@ pub fn run(args: &SearchBenchOptions, out: &mut impl Write) -> Result<(), BenchE
     writeln!(out, "peak memory (VmHWM): {}", peak_resident_mib())?;
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn options() -> SearchBenchOptions {
+        SearchBenchOptions {
+            batch: 2,
+            threads: 1,
+            algorithm: "gumbel".into(),
+            leaves_per_tree: 1,
+            simulations: 4,
+            seconds: 0.2,
+            raw_seconds: 0.1,
+            rounds: 2,
+            cache: 64,
+            precision: "f32".into(),
+            max_plies: 40,
+            seed: 1,
+        }
+    }
+
+    #[test]
+    fn bad_options_are_errors_before_any_measurement() {
+        let mut out = Vec::new();
+        let unknown = SearchBenchOptions {
+            algorithm: "mcts".into(),
+            ..options()
+        };
+        let err = run(&unknown, &mut out).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "unknown algorithm \"mcts\" (gumbel | puct)"
+        );
+        let empty = SearchBenchOptions {
+            batch: 0,
+            ..options()
+        };
+        let err = run(&empty, &mut out).unwrap_err();
+        assert_eq!(err.to_string(), "--batch must be at least 1");
+        let precision = SearchBenchOptions {
+            precision: "f8".into(),
+            ..options()
+        };
+        assert!(matches!(run(&precision, &mut out), Err(BenchError::Nn(_))));
+        assert!(out.is_empty());
+    }
+
+    #[test]
+    fn a_short_run_reports_every_round_the_ratio_and_memory() {
+        let mut out = Vec::new();
+        run(&options(), &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        for expected in [
+            "raw batched evaluation on the evaluation thread, batch 2:",
+            "round 1: raw ",
+            "round 2: raw ",
+            "driver: Gumbel, 4 simulations/move, 4 searches in 2 halves,",
+            "mean batch ",
+            "ratio driver / raw: ",
+            "tree memory: Node ",
+            "peak memory (VmHWM): ",
+        ] {
+            assert!(text.contains(expected), "{expected:?} in {text}");
+        }
+    }
+}

@@ -389,3 +389,66 @@ pub fn measure(args: &TrainBenchOptions) -> Result<TrainBenchReport, BenchError>
         peak_resident_bytes: koshogi_nn::hardware::peak_resident_bytes(),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn side(threads: i32, samples_per_second: f64, losses: &[f64]) -> PrecisionReport {
+        PrecisionReport {
+            threads,
+            samples_per_second,
+            losses: losses.to_vec(),
+            last: [losses[losses.len() - 1], 1.0, 0.5, 0.25, 0.125],
+        }
+    }
+
+    fn report(pipeline_kind: tch::Kind) -> TrainBenchReport {
+        TrainBenchReport {
+            positions_in_shards: 1000,
+            batch_size: 8,
+            native_bf16: true,
+            pipeline_runtime: ResolvedRuntime {
+                kind: pipeline_kind,
+                ..ResolvedRuntime::float32(tch::Device::Cpu)
+            },
+            pipeline_threads: 1,
+            pipeline_samples_per_second: 90.0,
+            float32: side(2, 100.0, &[4.0, 3.0, 2.0, 1.0]),
+            bfloat16: side(1, 300.0, &[4.0, 3.0, 2.0, 2.0]),
+            prepare_seconds_per_batch: 0.01,
+            prepare_cpu_seconds_per_batch: 0.02,
+            wait_seconds_per_batch: 0.003,
+            max_wait_seconds: 0.004,
+            peak_resident_bytes: Some(3 << 20),
+        }
+    }
+
+    #[test]
+    fn the_pipeline_is_compared_with_the_raw_steps_of_its_own_precision() {
+        assert!((report(tch::Kind::Float).ratio() - 0.9).abs() < 1e-12);
+        assert!((report(tch::Kind::BFloat16).ratio() - 0.3).abs() < 1e-12);
+        assert!((report(tch::Kind::Float).speedup() - 3.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn the_table_has_both_precisions_the_loss_means_and_memory() {
+        let text = report(tch::Kind::BFloat16).to_string();
+        for expected in [
+            "batch size               8\n",
+            "native bf16              yes\n",
+            "threads                  2            1",
+            "raw step samples/s       100.0        300.0        bf16/f32 3.00x",
+            "loss first step          4.0000       4.0000",
+            "loss mean, all 4         2.5000       2.7500",
+            "loss mean, last 1        1.0000       2.0000",
+            "last step material       0.1250       0.1250",
+            "pipeline (cpu bf16",
+            "90.0 samples/s, ratio to raw 0.300 (goal >= 0.95)",
+            "step waited for input    3.0 ms/batch on average, 4.0 ms at most",
+            "peak memory (VmHWM)      3.0 MiB",
+        ] {
+            assert!(text.contains(expected), "{expected:?} in\n{text}");
+        }
+    }
+}
