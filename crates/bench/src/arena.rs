@@ -1,5 +1,6 @@
-//! The match benchmark (`koshogi bench arena`): how fast matches run for each kind of player, with peak memory — the
-//! figures that say how many games an evaluation or a ladder can afford on this machine.
+//! The match benchmark (`koshogi bench arena`): how fast matches run for each kind of player,
+//! with peak memory — the figures that say how many games an evaluation or a ladder can afford
+//! on this machine.
 //!
 //! Network players use a randomly initialised network of the chosen size (speed does not depend
 //! on the weights), saved as a temporary checkpoint and loaded the way `koshogi arena` loads one.

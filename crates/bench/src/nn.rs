@@ -1,6 +1,6 @@
-//! The network benchmark (`koshogi bench nn`): how fast the network evaluates positions and trains, per model size and
-//! precision, with peak memory — the figures that decide the default model size and batch size
-//! for self-play.
+//! The network benchmark (`koshogi bench nn`): how fast the network evaluates positions and
+//! trains, per model size and precision, with peak memory — the figures that decide the default
+//! model size and batch size for self-play.
 //!
 //! Inputs are real positions (a seeded random playout from the start position) with their
 //! real legal moves, and each timed inference call is the whole path the search pays for:

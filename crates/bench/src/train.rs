@@ -1,5 +1,5 @@
-//! The training benchmark (`koshogi bench train`): how fast is a training step in float32 and in bfloat16, do both learn
-//! the same, and does the input pipeline keep the step fed?
+//! The training benchmark (`koshogi bench train`): how fast is a training step in float32 and in
+//! bfloat16, do both learn the same, and does the input pipeline keep the step fed?
 //!
 //! Writes shards of random games into a temporary run directory and opens three trainers on it
 //! from the same initial checkpoint:
