@@ -3,9 +3,7 @@
 //! It changes how the whole process waits (every libtorch parallel region of every command), so
 //! only `main` decides it, first thing; the libraries never restart or reconfigure the process.
 
-/// Environment variable of the OpenMP runtime libtorch uses (GNU libgomp) for how idle worker
-/// threads wait.
-pub const OMP_WAIT_POLICY: &str = "OMP_WAIT_POLICY";
+use koshogi_nn::threads::OMP_WAIT_POLICY;
 
 /// Restarts the current process with `OMP_WAIT_POLICY=PASSIVE` unless the variable is already
 /// set (then `Ok(())`); on success it does not return, `Err` means the restart failed.

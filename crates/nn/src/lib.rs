@@ -14,9 +14,11 @@
 //!   copy it trains through on CPUs with native bf16.
 //! * [`checkpoint`]: safetensors weights + JSON model card, checked on load.
 //! * [`hardware`]: native bf16 support and peak memory.
-//! * [`threads`]: libtorch's intra-op thread count, set within bounds.
+//! * [`threads`]: libtorch's intra-op thread count, set within bounds, and the name of the
+//!   OpenMP wait-policy variable.
 //!
-//! `koshogi bench nn` measures this crate from the binary (`crates/koshogi/src/commands/bench/`).
+//! `koshogi bench nn` measures this crate from outside, through its public API
+//! (`crates/bench/src/nn.rs`).
 
 pub mod checkpoint;
 pub mod config;

@@ -1,6 +1,12 @@
 //! libtorch's intra-op thread count. The count is per calling thread (OpenMP), and libtorch
 //! aborts the process on a count below 1, so every part of the workspace sets it through
-//! [`set_intra_op_threads`], which keeps it within 1..=[`MAX_INTRA_OP_THREADS`].
+//! [`set_intra_op_threads`], which keeps it within 1..=[`MAX_INTRA_OP_THREADS`]. Also the name
+//! of the OpenMP variable that says how those threads wait ([`OMP_WAIT_POLICY`]), which the
+//! binary sets and the benchmarks report.
+
+/// Environment variable of the OpenMP runtime libtorch uses (GNU libgomp) for how idle worker
+/// threads wait. Only the binary sets it (a restart, first thing in `main`); libraries read it.
+pub const OMP_WAIT_POLICY: &str = "OMP_WAIT_POLICY";
 
 /// The largest count accepted: more than any machine this runs on has cores. A larger number
 /// from a file or a flag is a mistake (OpenMP would try to start that many threads), and

@@ -1,6 +1,7 @@
-//! `koshogi bench <target>`: throughput benchmarks, one file each below (`bench/arena.rs`,
-//! `bench/classic.rs`, `bench/nn.rs`, `bench/search.rs`, `bench/train.rs`): commands of the binary, as KataGo keeps
-//! its benchmark, built on the libraries' public API; this file only dispatches.
+//! `koshogi bench <target>`: throughput benchmarks. The measurements live in the koshogi-bench
+//! library, one module each; here are only their flags, one file each below (`bench/arena.rs`,
+//! `bench/classic.rs`, `bench/nn.rs`, `bench/search.rs`, `bench/train.rs`), which turn them into
+//! the library's options and print its report; this file only dispatches.
 
 mod arena;
 mod classic;
@@ -38,14 +39,10 @@ pub enum BenchTarget {
 
 pub fn run(args: BenchArgs) -> anyhow::Result<()> {
     match args.target {
-        BenchTarget::Arena(arena_args) => arena::run(&arena_args)
-            .map_err(anyhow::Error::msg)
-            .context("bench arena"),
-        BenchTarget::Classic(classic_args) => classic::run(&classic_args).context("bench classic"),
-        BenchTarget::Nn(nn_args) => nn::run(&nn_args).context("bench nn"),
-        BenchTarget::Search(search_args) => {
-            search::run(&search_args).map_err(|e| anyhow::anyhow!("bench search: {e}"))
-        }
-        BenchTarget::Train(train_args) => train::run(&train_args).context("bench train"),
+        BenchTarget::Arena(arena_args) => arena::run(arena_args).context("bench arena"),
+        BenchTarget::Classic(classic_args) => classic::run(classic_args).context("bench classic"),
+        BenchTarget::Nn(nn_args) => nn::run(nn_args).context("bench nn"),
+        BenchTarget::Search(search_args) => search::run(search_args).context("bench search"),
+        BenchTarget::Train(train_args) => train::run(train_args).context("bench train"),
     }
 }

@@ -1,28 +1,8 @@
-//! `koshogi bench arena`: how fast matches run for each kind of player, with peak memory — the
-//! figures that say how many games an evaluation or a ladder can afford on this machine.
-//!
-//! Network players use a randomly initialised network of the chosen size (speed does not depend
-//! on the weights), saved as a temporary checkpoint and loaded the way `koshogi arena` loads one.
-//!
-//! A command of the binary, not of koshogi-arena: it plays matches through the arena's public
-//! API (players, match runner), times koshogi-baselines' alpha-beta search directly, and adds
-//! the CLI, the timing and the printing.
-
-use std::time::{Duration, Instant};
+//! `koshogi bench arena`: the flags of the match benchmark (what it measures:
+//! `koshogi_bench::arena`).
 
 use clap::Args;
-use koshogi_arena::matches::new_game;
-use koshogi_arena::players::{MctsPlayer, PolicyPlayer};
-use koshogi_arena::{
-    run_match, GreedyPlayer, MatchSettings, MoveRequest, Player, PlayerError, RandomPlayer,
-};
-use koshogi_baselines::alphabeta::{self, SearchLimits, MAX_DEPTH};
-use koshogi_baselines::greedy::greedy_move;
-use koshogi_baselines::parse_depth;
-use koshogi_nn::checkpoint::save;
-use koshogi_nn::hardware::peak_resident_bytes;
-use koshogi_nn::{DeviceSpec, Model, ModelConfig, RuntimeConfig};
-use koshogi_rules::{Color, Game, Move, RulesOptions};
+use koshogi_bench::ArenaBenchOptions;
 
 /// Options of `koshogi bench arena`.
 #[derive(Args, Clone, Debug)]
@@ -54,272 +34,23 @@ pub struct ArenaBenchArgs {
     pub ab_depths: String,
 }
 
-/// Times the moves of the wrapped player.
-struct Timed<P> {
-    inner: P,
-    moves: u64,
-    calls: u64,
-    busy: Duration,
-}
-
-impl<P> Timed<P> {
-    fn new(inner: P) -> Self {
-        Self {
-            inner,
-            moves: 0,
-            calls: 0,
-            busy: Duration::ZERO,
+impl ArenaBenchArgs {
+    /// The library's options: the flags as they are.
+    fn options(self) -> ArenaBenchOptions {
+        ArenaBenchOptions {
+            games: self.games,
+            max_plies: self.max_plies,
+            parallel: self.parallel,
+            model: self.model,
+            sims: self.sims,
+            device: self.device,
+            threads: self.threads,
+            ab_depths: self.ab_depths,
         }
     }
 }
 
-impl<P: Player<Game>> Player<Game> for Timed<P> {
-    fn name(&self) -> String {
-        self.inner.name()
-    }
-
-    fn choose_moves(
-        &mut self,
-        requests: &[MoveRequest<'_, Game>],
-    ) -> Result<Vec<Move>, PlayerError> {
-        let start = Instant::now();
-        let moves = self.inner.choose_moves(requests)?;
-        self.busy += start.elapsed();
-        self.moves += requests.len() as u64;
-        self.calls += 1;
-        Ok(moves)
-    }
-}
-
-/// Plays one untimed match first when `warm_up` is set: oneDNN builds its kernels once per batch
-/// shape, and every batch size from 1 to `--parallel` occurs, so the first match of a network
-/// player measures mostly kernel creation, not play.
-fn measure<P: Player<Game>>(
-    label: &str,
-    player: P,
-    args: &ArenaBenchArgs,
-    warm_up: bool,
-) -> Result<P, String> {
-    let mut settings = MatchSettings {
-        games: args.games,
-        max_plies: args.max_plies,
-        opening_plies: 4,
-        parallel_games: args.parallel.max(1),
-        seed: 2,
-        sprt: None,
-        output_dir: None,
-        cap_material_margin: None,
-    };
-    let options = RulesOptions::default();
-    let against_random = |timed: &mut Timed<P>, settings: &MatchSettings| {
-        run_match(
-            &|| new_game(&options, settings),
-            timed,
-            &mut RandomPlayer::new(),
-            settings,
-            &mut (),
-        )
-        .map_err(|e| e.to_string())
-    };
-    let mut timed = Timed::new(player);
-    if warm_up {
-        let start = Instant::now();
-        against_random(&mut timed, &settings)?;
-        println!(
-            "{label:<28} warm-up match: {:.2} s",
-            start.elapsed().as_secs_f64()
-        );
-        timed = Timed::new(timed.inner);
-    }
-    settings.seed = 1;
-    let start = Instant::now();
-    let report = against_random(&mut timed, &settings)?;
-    let wall = start.elapsed().as_secs_f64();
-    let plies: u64 = report.games.iter().map(|g| u64::from(g.plies)).sum();
-    let busy = timed.busy.as_secs_f64();
-    println!(
-        "{label:<28} vs random: {:>3} games {:>7} plies in {wall:>7.2} s = {:>7.2} games/s {:>9.0} plies/s; \
-         its moves: {:>6} in {busy:>6.2} s = {:>8.1} moves/s, mean batch {:>5.1}; result {}",
-        report.games.len(),
-        plies,
-        report.games.len() as f64 / wall,
-        plies as f64 / wall,
-        timed.moves,
-        timed.moves as f64 / busy.max(1e-9),
-        timed.moves as f64 / timed.calls.max(1) as f64,
-        report.wdl
-    );
-    Ok(timed.inner)
-}
-
-/// `--ab-depths`: comma-separated depths from 1 to [`MAX_DEPTH`] (as `ab:<depth>` reads them),
-/// or `none`.
-fn parse_depths(text: &str) -> Result<Vec<u32>, String> {
-    if text.trim() == "none" {
-        return Ok(Vec::new());
-    }
-    text.split(',')
-        .map(|item| {
-            parse_depth(item.trim()).ok_or_else(|| {
-                format!("--ab-depths: `{item}` is not a depth from 1 to {MAX_DEPTH}")
-            })
-        })
-        .collect()
-}
-
-/// Time per move of `ab:<depth>` on fixed positions — the start, and plies 60 and 120 of a
-/// greedy-vs-greedy game from seed 7 (a mid-game with captures made and pieces en prise) — and
-/// over a whole game against greedy, where positions full of captures cost the most.
-fn time_alphabeta(depths: &[u32], max_plies: u32) {
-    let mut game = Game::new(RulesOptions::default());
-    let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(7);
-    let mut positions = vec![("start", game.clone())];
-    for ply in 1..=120 {
-        let Some(mv) = greedy_move(&game, &mut rng) else {
-            break;
-        };
-        game.play(mv);
-        if game.outcome().is_some() {
-            break;
-        }
-        match ply {
-            60 => positions.push(("greedy game, ply 60", game.clone())),
-            120 => positions.push(("greedy game, ply 120", game.clone())),
-            _ => {}
-        }
-    }
-    for &depth in depths {
-        for (label, position) in &positions {
-            let start = Instant::now();
-            let Some(result) = alphabeta::search(position, &SearchLimits::depth(depth), &mut rng)
-            else {
-                continue;
-            };
-            let seconds = start.elapsed().as_secs_f64();
-            println!(
-                "ab:{depth:<2} {label:<22} {seconds:>7.3} s/move, depth {} completed, {:>9} nodes, \
-                 {:>6.1} M moves generated ({:.1} M/s)",
-                result.depth,
-                result.nodes,
-                result.moves_generated as f64 / 1e6,
-                result.moves_generated as f64 / 1e6 / seconds.max(1e-9),
-            );
-        }
-        let mut game = Game::new(RulesOptions::default()).with_max_plies(Some(max_plies));
-        let mut times = Vec::new();
-        let mut short = 0;
-        while game.outcome().is_none() {
-            let mv = if game.position().side_to_move() == Color::Black {
-                let start = Instant::now();
-                let Some(result) = alphabeta::search(&game, &SearchLimits::depth(depth), &mut rng)
-                else {
-                    break;
-                };
-                times.push(start.elapsed().as_secs_f64());
-                short += usize::from(result.depth < depth);
-                result.best_move
-            } else {
-                let Some(mv) = greedy_move(&game, &mut rng) else {
-                    break;
-                };
-                mv
-            };
-            game.play(mv);
-        }
-        times.sort_by(f64::total_cmp);
-        if let Some(&max) = times.last() {
-            println!(
-                "ab:{depth:<2} vs greedy, one game of {} plies: {} moves, mean {:.3} s, median \
-                 {:.3} s, max {max:.3} s; {short} stopped short of depth {depth} by the budget",
-                game.plies_played(),
-                times.len(),
-                times.iter().sum::<f64>() / times.len() as f64,
-                times[times.len() / 2],
-            );
-        }
-    }
-}
-
-pub fn run(args: &ArenaBenchArgs) -> Result<(), String> {
-    let ab_depths = parse_depths(&args.ab_depths)?;
-    koshogi_nn::set_intra_op_threads(args.threads);
-    println!(
-        "koshogi bench arena: {} games per match, max {} plies, {} in flight, {} libtorch threads",
-        args.games, args.max_plies, args.parallel, args.threads
-    );
-    measure("random", RandomPlayer::named("random-a"), args, false)?;
-    measure("greedy", GreedyPlayer::new(), args, false)?;
-    time_alphabeta(&ab_depths, args.max_plies);
-    let architecture = match args.model.as_str() {
-        "none" => None,
-        "tiny" => Some(ModelConfig::tiny()),
-        "cpu" => Some(ModelConfig::cpu_default()),
-        "gpu" => Some(ModelConfig::gpu_default()),
-        other => return Err(format!("--model {other}: expected tiny, cpu, gpu or none")),
-    };
-    if let Some(architecture) = architecture {
-        let device: DeviceSpec = args.device.parse().map_err(|e| format!("--device: {e}"))?;
-        let runtime = RuntimeConfig {
-            device,
-            ..RuntimeConfig::default()
-        };
-        let dir = std::env::temp_dir().join(format!("koshogi-bench-arena-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-        let card = dir.join("model.json");
-        let result = (|| -> Result<(), String> {
-            let model = Model::new(&architecture, tch::Device::Cpu).map_err(|e| e.to_string())?;
-            let rules = serde_json::to_value(RulesOptions::default()).map_err(|e| e.to_string())?;
-            save(&model, &card, 0, rules).map_err(|e| e.to_string())?;
-            let policy =
-                PolicyPlayer::load(&card, &runtime, "policy").map_err(|e| e.to_string())?;
-            println!(
-                "network: {} ({:?}), runtime {:?}",
-                args.model,
-                architecture,
-                runtime.resolve().ok()
-            );
-            measure("policy (random init)", policy, args, true)?;
-            if args.sims > 0 {
-                let config = MctsPlayer::evaluation_config(args.sims);
-                let mcts =
-                    MctsPlayer::load(&card, &runtime, config, "mcts").map_err(|e| e.to_string())?;
-                let label = format!("mcts {} sims (random init)", args.sims);
-                let mcts = measure(&label, mcts, args, true)?;
-                let stats = mcts.driver_stats();
-                println!(
-                    "  search driver (warm-up + timed match): {} batches, {} positions evaluated \
-                     (mean batch {:.1}), evaluator busy {:.2} s = {:.0} positions/s",
-                    stats.batches,
-                    stats.evaluated,
-                    stats.evaluated as f64 / stats.batches.max(1) as f64,
-                    stats.evaluator_busy.as_secs_f64(),
-                    stats.evaluated as f64 / stats.evaluator_busy.as_secs_f64().max(1e-9)
-                );
-            }
-            Ok(())
-        })();
-        let _ = std::fs::remove_dir_all(&dir);
-        result?;
-    }
-    match peak_resident_bytes() {
-        Some(bytes) => println!(
-            "peak resident memory (VmHWM): {:.1} MiB",
-            bytes as f64 / (1 << 20) as f64
-        ),
-        None => println!("peak resident memory: unavailable"),
-    }
-    Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn alpha_beta_depths_are_checked() {
-        assert_eq!(parse_depths("2,3"), Ok(vec![2, 3]));
-        assert_eq!(parse_depths("none"), Ok(vec![]));
-        assert!(parse_depths("2,5").unwrap_err().contains("`5`"));
-        assert!(parse_depths("").is_err());
-    }
+/// Runs the benchmark, its report on standard output line by line.
+pub fn run(args: ArenaBenchArgs) -> Result<(), koshogi_bench::BenchError> {
+    koshogi_bench::arena::run(&args.options(), &mut std::io::stdout())
 }

@@ -1,0 +1,3 @@
+fn main() {
+    koshogi_build::link_libtorch_rpath();
+}
