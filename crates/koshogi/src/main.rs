@@ -73,7 +73,7 @@ enum Command {
     Show(commands::show::ShowArgs),
     /// Web viewer of a run: browse games, the network's view, play a checkpoint, training curves.
     Serve(commands::serve::ServeArgs),
-    /// Measure throughput with peak memory: `koshogi bench nn|search|train|arena`.
+    /// Measure throughput with peak memory: `koshogi bench nn|search|train|arena|classic`.
     Bench(commands::bench::BenchArgs),
     /// Show the compute device, libtorch version and thread counts that would be used.
     Info(commands::info::InfoArgs),
