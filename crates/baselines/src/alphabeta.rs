@@ -375,7 +375,7 @@ fn capture_order(position: &Position, mv: &Move) -> f64 {
 mod tests {
     use super::*;
     use crate::greedy::{greedy_move, move_gains};
-    use crate::test_positions::game;
+    use crate::test_positions::{game, poisoned_pawn};
     use koshogi_rules::{Color, PieceKind, Square};
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
@@ -385,22 +385,6 @@ mod tests {
 
     fn square(text: &str) -> Square {
         text.parse().unwrap()
-    }
-
-    /// Black's aide (steps forward, back, sideways and diagonally forward) can take a white pawn
-    /// on 10i, which a white aide de camp on 10h retakes: +1 then −4 (or more, if the aide
-    /// promotes on capturing). The generals sit in far corners.
-    fn poisoned_pawn() -> Game {
-        game(
-            true,
-            &[
-                ("19s", Black, General),
-                ("1a", White, General),
-                ("10j", Black, Aide),
-                ("10i", White, Pawn),
-                ("10h", White, AideDeCamp),
-            ],
-        )
     }
 
     fn captures_on(mv: &Move, text: &str) -> bool {
