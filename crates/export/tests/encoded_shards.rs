@@ -508,11 +508,7 @@ fn python_computes_the_rust_trainers_losses_and_trains_a_step_rust_can_load() {
         .env("PYTHONDONTWRITEBYTECODE", "1")
         .output()
         .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    koshogi_test_support::succeeded(&output, "python");
     let summary: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     let before = summary["before"]["total"].as_f64().unwrap();
     let after = summary["after"]["total"].as_f64().unwrap();

@@ -174,11 +174,7 @@ fn the_python_twin_reproduces_the_rust_model_for_every_architecture_option() {
         args.push(out);
     }
     let output = run_python(&python, FORWARD, &args);
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    koshogi_test_support::succeeded(&output, "python");
     assert_eq!(
         String::from_utf8_lossy(&output.stdout)
             .lines()
@@ -233,11 +229,7 @@ for name in OUTPUT_NAMES:
 print(path)
 "#;
     let output = run_python(&python, script, &[&card, &saved, &input_path]);
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    koshogi_test_support::succeeded(&output, "python");
     let (loaded, loaded_card) = checkpoint::load(&saved.join("model.json"), Device::Cpu).unwrap();
     assert_eq!(loaded_card.training_step, 8);
     assert_eq!(loaded_card.architecture, ModelConfig::tiny());
@@ -272,11 +264,7 @@ print(json.dumps(results))
 "#;
     let args: Vec<&Path> = cases.iter().flat_map(|(m, f)| [*m, *f]).collect();
     let output = run_python(python, script, &args);
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    koshogi_test_support::succeeded(&output, "python");
     serde_json::from_slice(&output.stdout).unwrap()
 }
 

@@ -105,11 +105,7 @@ with zipfile.ZipFile(dst, "w", zipfile.ZIP_DEFLATED) as out:
         .arg(&bad_meta)
         .output()
         .unwrap();
-    assert!(
-        made.status.success(),
-        "{}",
-        String::from_utf8_lossy(&made.stderr)
-    );
+    koshogi_test_support::succeeded(&made, "python");
     let output = Command::new(&python)
         .arg(&script)
         .arg(&bad_meta)
