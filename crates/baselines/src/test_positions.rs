@@ -50,3 +50,18 @@ pub(crate) fn poisoned_pawn() -> Game {
         ],
     )
 }
+
+/// Black's chariot unit on 5s can run up file 5 to White's general on 5c, White's only
+/// commanding piece (taking it wins at once), or step left onto a white dragon ascending on 6s.
+/// Shared by greedy's and `ab:N`'s tests.
+pub(crate) fn chariot_unit_takes_the_last_general() -> Game {
+    game(
+        true,
+        &[
+            ("10s", Color::Black, PieceKind::General),
+            ("5s", Color::Black, PieceKind::ChariotUnit),
+            ("5c", Color::White, PieceKind::General),
+            ("6s", Color::White, PieceKind::DragonAscending),
+        ],
+    )
+}
