@@ -9,9 +9,12 @@
 //! numpy and safetensors); without one the tests print a NOTICE and pass, like the other
 //! Python checks.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
+use common::noisy_model;
 use koshogi_export::{encode_game, export_checkpoint, npy};
 use koshogi_nn::{checkpoint, Model, ModelConfig, FEATURE_LEN, INPUT_PLANES};
 use koshogi_rules::{Game, RulesOptions};
@@ -107,14 +110,7 @@ fn compare(model: &Model, inputs: &[f32], out_dir: &Path) -> [f32; 4] {
 /// A model of `config` with random weights at full scale (the initial residual scaling would
 /// hide the trunk), saved as a checkpoint at step 42 and exported.
 fn random_model(config: &ModelConfig, seed: i64, dir: &Path) -> (Model, PathBuf, PathBuf) {
-    tch::manual_seed(seed);
-    let model = Model::new(config, Device::Cpu).unwrap();
-    tch::no_grad(|| {
-        for (_, mut var) in model.vs.variables() {
-            let noise = Tensor::randn(var.size(), (Kind::Float, Device::Cpu)) * 0.1;
-            var.copy_(&noise);
-        }
-    });
+    let model = noisy_model(config, seed);
     let card = write_checkpoint(&model, dir, 42);
     let export = dir.join("export");
     export_checkpoint(&card, &export).unwrap();
