@@ -5,18 +5,10 @@
 use std::path::Path;
 use std::process::Output;
 
-const TINY_RUN: &str = r#"
-[run]
-seed = 11
-[model]
-blocks = 1
-channels = 8
-global_pool_every = 1
-global_pool_channels = 4
-policy_channels = 4
-value_channels = 4
-value_hidden = 8
-[search]
+/// The tiny network with a few games, batches and checkpoints: seconds on a CPU.
+fn tiny_run() -> String {
+    koshogi_test_support::tiny_run_toml(
+        r#"[search]
 simulations = 2
 [selfplay]
 games_per_worker = 4
@@ -34,7 +26,9 @@ min_rows = 64
 [train.checkpoint]
 every_steps = 2
 keep_last = 10
-"#;
+"#,
+    )
+}
 
 fn koshogi(args: &[&str]) -> Output {
     koshogi_logging(args, "warn")
@@ -55,7 +49,7 @@ fn ok(out: &Output) -> String {
 
 fn write_config(dir: &Path) -> String {
     let path = dir.join("tiny.toml");
-    std::fs::write(&path, TINY_RUN).unwrap();
+    std::fs::write(&path, tiny_run()).unwrap();
     path.to_str().unwrap().to_string()
 }
 
@@ -196,7 +190,7 @@ fn with_gating_run_records_the_accepted_checkpoint() {
     let dir = tempfile::tempdir().unwrap();
     let config = dir.path().join("gated.toml");
     let gate = "[gate]\nenabled = true\ngames = 2\nmax_plies = 6\nparallel_games = 2\n";
-    std::fs::write(&config, format!("{TINY_RUN}{gate}")).unwrap();
+    std::fs::write(&config, format!("{}{gate}", tiny_run())).unwrap();
     let run = dir.path().join("run");
     let out = ok(&koshogi(&[
         "run",
@@ -257,7 +251,7 @@ fn a_rejected_configuration_is_not_kept_in_the_run_directory() {
     // or every later `--resume` would fail on it until the file is deleted by hand.
     let dir = tempfile::tempdir().unwrap();
     let bad = dir.path().join("bad.toml");
-    std::fs::write(&bad, TINY_RUN.replace("batch_size = 8", "batch_size = 0")).unwrap();
+    std::fs::write(&bad, tiny_run().replace("batch_size = 8", "batch_size = 0")).unwrap();
     let run = dir.path().join("run");
     for command in ["train", "selfplay", "run"] {
         let out = koshogi(&[

@@ -39,7 +39,7 @@ fn a_local_run_is_pushed_gated_on_the_store_and_pulled_back() {
     let config = root.path().join("run.toml");
     std::fs::write(
         &config,
-        store_support::STORE_RUN
+        store_support::store_run()
             .replace("keep_last = 1000", "keep_last = 1000\nevery_steps = 2")
             .replace("every_steps = 200\n", ""),
     )

@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 
 use koshogi_run_store::remote_checkpoints;
 use moto_support::{create_bucket, moto_or_skip, s3_env, start_moto};
-use store_support::{kill, wait_exit, Role, Roles, STORE_RUN};
+use store_support::{kill, wait_exit, Role, Roles};
 
 /// The proxy forwards.
 const UP: u8 = 0;
@@ -256,7 +256,7 @@ fn roles_live_through_store_outages_and_lose_nothing() {
     // are made while the store is away, and the last shards reach a published trainer state.
     std::fs::write(
         &roles.config,
-        STORE_RUN.replace("every_steps = 200", "every_steps = 10"),
+        store_support::store_run().replace("every_steps = 200", "every_steps = 10"),
     )
     .unwrap();
 

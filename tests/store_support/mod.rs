@@ -14,18 +14,9 @@ use koshogi_run_store::{remote_checkpoints, RemoteRun};
 /// The tiny network of the CLI tests, with games and shards big enough that two workers write
 /// a few objects a second (moto, a Python server, serves about 150 requests a second here);
 /// the trainer waits for data (2 samples per new row), so checkpoints come every few seconds.
-pub const STORE_RUN: &str = r#"
-[run]
-seed = 11
-[model]
-blocks = 1
-channels = 8
-global_pool_every = 1
-global_pool_channels = 4
-policy_channels = 4
-value_channels = 4
-value_hidden = 8
-[search]
+pub fn store_run() -> String {
+    koshogi_test_support::tiny_run_toml(
+        r#"[search]
 simulations = 8
 [selfplay]
 workers = 1
@@ -44,7 +35,9 @@ min_rows = 64
 [train.checkpoint]
 every_steps = 200
 keep_last = 1000
-"#;
+"#,
+    )
+}
 
 pub struct Roles {
     /// Shards already read and verified: name → model step.
@@ -92,7 +85,7 @@ impl Snapshot {
 impl Roles {
     pub fn new(url: String, env: Vec<(String, String)>, root: tempfile::TempDir) -> Roles {
         let config = root.path().join("store-run.toml");
-        std::fs::write(&config, STORE_RUN).unwrap();
+        std::fs::write(&config, store_run()).unwrap();
         Roles {
             verified: Default::default(),
             url,

@@ -375,7 +375,7 @@ fn capture_order(position: &Position, mv: &Move) -> f64 {
 mod tests {
     use super::*;
     use crate::greedy::{greedy_move, move_gains};
-    use crate::test_positions::game;
+    use crate::test_positions::{chariot_unit_takes_the_last_general, game, poisoned_pawn};
     use koshogi_rules::{Color, PieceKind, Square};
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
@@ -385,22 +385,6 @@ mod tests {
 
     fn square(text: &str) -> Square {
         text.parse().unwrap()
-    }
-
-    /// Black's aide (steps forward, back, sideways and diagonally forward) can take a white pawn
-    /// on 10i, which a white aide de camp on 10h retakes: +1 then −4 (or more, if the aide
-    /// promotes on capturing). The generals sit in far corners.
-    fn poisoned_pawn() -> Game {
-        game(
-            true,
-            &[
-                ("19s", Black, General),
-                ("1a", White, General),
-                ("10j", Black, Aide),
-                ("10i", White, Pawn),
-                ("10h", White, AideDeCamp),
-            ],
-        )
     }
 
     fn captures_on(mv: &Move, text: &str) -> bool {
@@ -556,15 +540,7 @@ mod tests {
     #[test]
     fn the_fastest_win_is_taken() {
         // Black's chariot unit on 5s can take White's only commander on 5c at once.
-        let g = game(
-            true,
-            &[
-                ("10s", Black, General),
-                ("5s", Black, ChariotUnit),
-                ("5c", White, General),
-                ("6s", White, DragonAscending),
-            ],
-        );
+        let g = chariot_unit_takes_the_last_general();
         let result = search(&g, &SearchLimits::depth(3), &mut rng(0)).unwrap();
         assert_eq!(result.score, WIN - 1.0);
         assert!(captures_on(&result.best_move, "5c"));

@@ -70,7 +70,7 @@ pub fn greedy_move(game: &Game, rng: &mut impl Rng) -> Option<Move> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_positions::game;
+    use crate::test_positions::{chariot_unit_takes_the_last_general, game};
     use koshogi_rules::material::baseline_piece_value;
     use koshogi_rules::{Color, PieceKind};
     use rand::SeedableRng;
@@ -118,15 +118,7 @@ mod tests {
         assert_eq!(greedy_move(&g, &mut rng).unwrap().to_string(), "5sx5c+");
 
         // Without middle troop and banner the general is White's last commanding piece: winning.
-        let g = game(
-            true,
-            &[
-                ("10s", Black, General),
-                ("5s", Black, ChariotUnit),
-                ("5c", White, General),
-                ("6s", White, DragonAscending),
-            ],
-        );
+        let g = chariot_unit_takes_the_last_general();
         assert_eq!(gain_of(&move_gains(&g), "5sx5c+"), f64::INFINITY);
     }
 

@@ -33,3 +33,35 @@ pub(crate) fn pawn_under_a_chariot(aide: &str) -> Game {
         ],
     )
 }
+
+/// Black's aide (steps forward, back, sideways and diagonally forward) can take a white pawn on
+/// 10i, which a white aide de camp on 10h retakes: +1 then −4 (or more, if the aide promotes on
+/// capturing), so a search that looks two plies ahead declines it. The generals sit in far
+/// corners. Shared by the `ab:N` and the classical engine's tests.
+pub(crate) fn poisoned_pawn() -> Game {
+    game(
+        true,
+        &[
+            ("19s", Color::Black, PieceKind::General),
+            ("1a", Color::White, PieceKind::General),
+            ("10j", Color::Black, PieceKind::Aide),
+            ("10i", Color::White, PieceKind::Pawn),
+            ("10h", Color::White, PieceKind::AideDeCamp),
+        ],
+    )
+}
+
+/// Black's chariot unit on 5s can run up file 5 to White's general on 5c, White's only
+/// commanding piece (taking it wins at once), or step left onto a white dragon ascending on 6s.
+/// Shared by greedy's and `ab:N`'s tests.
+pub(crate) fn chariot_unit_takes_the_last_general() -> Game {
+    game(
+        true,
+        &[
+            ("10s", Color::Black, PieceKind::General),
+            ("5s", Color::Black, PieceKind::ChariotUnit),
+            ("5c", Color::White, PieceKind::General),
+            ("6s", Color::White, PieceKind::DragonAscending),
+        ],
+    )
+}

@@ -23,7 +23,7 @@ use koshogi_nn::{LossWeights, MoveLegs, FEATURE_VERSION, INPUT_PLANES, MOVE_ENCO
 use koshogi_replay::npy::NpyArray;
 use koshogi_replay::npz::{write_npz, NpzError};
 use koshogi_replay::targets::{material_targets, mover_balances, value_target};
-use koshogi_replay::{decode_position, list_shards, Shard, ShardArrays};
+use koshogi_replay::{list_shards, position_and_moves, Shard, ShardArrays, StoredMovesError};
 use koshogi_rules::{Move, RulesOptions};
 use koshogi_train::MaterialHeadTarget;
 use serde::{Deserialize, Serialize};
@@ -280,16 +280,12 @@ fn encode_row(
     let record = arrays
         .record(row)
         .ok_or_else(|| RowError::Board("row outside the shard".into()))?;
-    let position =
-        decode_position(record.board, record.ply).map_err(|e| RowError::Board(e.to_string()))?;
-    scratch.moves.clear();
-    position.generate_moves(rules, &mut scratch.moves);
-    if scratch.moves.len() != record.legal_move_count as usize {
-        return Err(RowError::MoveCount {
-            stored: record.legal_move_count,
-            generated: scratch.moves.len(),
-        });
-    }
+    let position = position_and_moves(&record, rules, &mut scratch.moves).map_err(|e| match e {
+        StoredMovesError::Board(e) => RowError::Board(e.to_string()),
+        StoredMovesError::MoveCount { stored, generated } => {
+            RowError::MoveCount { stored, generated }
+        }
+    })?;
     encode_moves(&position, &scratch.moves, &mut scratch.legs)
         .map_err(|e| RowError::Encoding(e.to_string()))?;
     scratch.features.resize(FEATURE_LEN, 0.0);

@@ -13,16 +13,19 @@
 //! repetition of passes (the repetition planes), policy targets that leave part of the mass
 //! to the unlisted moves, a ply limit (the ply plane).
 
+mod common;
+
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use common::noisy_model;
 use koshogi_export::shards::{Manifest, MANIFEST_FILE};
 use koshogi_export::{encode_game, encode_shards, ShardEncodeOptions};
 use koshogi_nn::geometry::POINTS;
 use koshogi_nn::move_encoding::encode_moves;
 use koshogi_nn::{
-    checkpoint, compute_losses, LossWeights, Model, ModelConfig, MoveLegs, SampleTargets,
+    checkpoint, compute_losses, LossWeights, ModelConfig, MoveLegs, SampleTargets,
     TrainingBatchBuilder, FEATURE_LEN,
 };
 use koshogi_replay::npy::{Element, NpyArray};
@@ -34,7 +37,7 @@ use koshogi_replay::{
 };
 use koshogi_rules::{Color, Game, Outcome, RulesOptions};
 use koshogi_train::MaterialHeadTarget;
-use tch::{Device, Kind, Tensor};
+use tch::Device;
 
 const MAX_PLIES: u32 = 40;
 
@@ -394,18 +397,11 @@ fn python_computes_the_rust_trainers_losses_and_trains_a_step_rust_can_load() {
     write_games(&shards, 4, 60);
     let out = dir.path().join("encoded");
     encode_shards(&shards, &out, &options()).unwrap();
-    tch::manual_seed(5);
     let config = ModelConfig {
         material_relative: true,
         ..ModelConfig::tiny()
     };
-    let model = Model::new(&config, Device::Cpu).unwrap();
-    tch::no_grad(|| {
-        for (_, mut var) in model.vs.variables() {
-            let noise = Tensor::randn(var.size(), (Kind::Float, Device::Cpu)) * 0.1;
-            var.copy_(&noise);
-        }
-    });
+    let model = noisy_model(&config, 5);
     let card = dir.path().join("step-000000010/model.json");
     std::fs::create_dir_all(card.parent().unwrap()).unwrap();
     checkpoint::save(&model, &card, 10, serde_json::json!({})).unwrap();
@@ -508,11 +504,7 @@ fn python_computes_the_rust_trainers_losses_and_trains_a_step_rust_can_load() {
         .env("PYTHONDONTWRITEBYTECODE", "1")
         .output()
         .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    koshogi_test_support::succeeded(&output, "python");
     let summary: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     let before = summary["before"]["total"].as_f64().unwrap();
     let after = summary["after"]["total"].as_f64().unwrap();

@@ -7,9 +7,12 @@
 //! runs it); without such a Python the test prints a NOTICE and passes, like the other Python
 //! checks.
 
+mod common;
+
 use std::path::Path;
 use std::process::Command;
 
+use common::noisy_model;
 use koshogi_export::{encode_game, export_checkpoint_with, npy, ExportError, ExportOptions};
 use koshogi_nn::{checkpoint, Model, ModelConfig, FEATURE_LEN, INPUT_PLANES};
 use koshogi_rules::{Game, RulesOptions};
@@ -57,18 +60,11 @@ fn the_onnx_graph_reproduces_the_rust_model_under_onnxruntime() {
         return;
     };
     tch::set_num_threads(1);
-    tch::manual_seed(9);
     let config = ModelConfig {
         material_relative: true,
         ..ModelConfig::tiny()
     };
-    let model = Model::new(&config, Device::Cpu).unwrap();
-    tch::no_grad(|| {
-        for (_, mut var) in model.vs.variables() {
-            let noise = Tensor::randn(var.size(), (Kind::Float, Device::Cpu)) * 0.1;
-            var.copy_(&noise);
-        }
-    });
+    let model = noisy_model(&config, 9);
     let dir = tempfile::tempdir().unwrap();
     let card = dir.path().join("step-000000005/model.json");
     std::fs::create_dir_all(card.parent().unwrap()).unwrap();

@@ -9,9 +9,12 @@
 //! numpy and safetensors); without one the tests print a NOTICE and pass, like the other
 //! Python checks.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
+use common::noisy_model;
 use koshogi_export::{encode_game, export_checkpoint, npy};
 use koshogi_nn::{checkpoint, Model, ModelConfig, FEATURE_LEN, INPUT_PLANES};
 use koshogi_rules::{Game, RulesOptions};
@@ -107,14 +110,7 @@ fn compare(model: &Model, inputs: &[f32], out_dir: &Path) -> [f32; 4] {
 /// A model of `config` with random weights at full scale (the initial residual scaling would
 /// hide the trunk), saved as a checkpoint at step 42 and exported.
 fn random_model(config: &ModelConfig, seed: i64, dir: &Path) -> (Model, PathBuf, PathBuf) {
-    tch::manual_seed(seed);
-    let model = Model::new(config, Device::Cpu).unwrap();
-    tch::no_grad(|| {
-        for (_, mut var) in model.vs.variables() {
-            let noise = Tensor::randn(var.size(), (Kind::Float, Device::Cpu)) * 0.1;
-            var.copy_(&noise);
-        }
-    });
+    let model = noisy_model(config, seed);
     let card = write_checkpoint(&model, dir, 42);
     let export = dir.join("export");
     export_checkpoint(&card, &export).unwrap();
@@ -174,11 +170,7 @@ fn the_python_twin_reproduces_the_rust_model_for_every_architecture_option() {
         args.push(out);
     }
     let output = run_python(&python, FORWARD, &args);
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    koshogi_test_support::succeeded(&output, "python");
     assert_eq!(
         String::from_utf8_lossy(&output.stdout)
             .lines()
@@ -233,11 +225,7 @@ for name in OUTPUT_NAMES:
 print(path)
 "#;
     let output = run_python(&python, script, &[&card, &saved, &input_path]);
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    koshogi_test_support::succeeded(&output, "python");
     let (loaded, loaded_card) = checkpoint::load(&saved.join("model.json"), Device::Cpu).unwrap();
     assert_eq!(loaded_card.training_step, 8);
     assert_eq!(loaded_card.architecture, ModelConfig::tiny());
@@ -272,11 +260,7 @@ print(json.dumps(results))
 "#;
     let args: Vec<&Path> = cases.iter().flat_map(|(m, f)| [*m, *f]).collect();
     let output = run_python(python, script, &args);
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    koshogi_test_support::succeeded(&output, "python");
     serde_json::from_slice(&output.stdout).unwrap()
 }
 

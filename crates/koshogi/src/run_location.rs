@@ -2,7 +2,8 @@
 //! how they resolve to a configuration and a directory (the configuration itself is
 //! koshogi-run's [`RunConfig`]).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
 
 use anyhow::Result;
 use koshogi_run::RunConfig;
@@ -45,5 +46,26 @@ impl RunLocation {
         let (config, text) = RunConfig::resolve(self.config.as_deref(), &guess)?;
         let run_dir = self.run.clone().unwrap_or_else(|| config.run.dir.clone());
         Ok((config, text, run_dir))
+    }
+
+    /// The configuration of a run in object storage, for a distributed role whose local
+    /// working directory is `cache` ([`Self::resolve`]'s counterpart): the stored one, or
+    /// `--config` (see [`koshogi_run::resolve_stored_config`]). With `wait_until` (self-play
+    /// workers, the gate), a store without a configuration yet is waited for until that flag is
+    /// set; without it (the trainer, which brings the configuration), that is an error.
+    pub fn resolve_stored(
+        &self,
+        remote: &koshogi_run_store::RemoteRun,
+        cache: &Path,
+        wait_until: Option<&AtomicBool>,
+    ) -> Result<RunConfig> {
+        let (config, _) = koshogi_run::resolve_stored_config(
+            remote,
+            cache,
+            self.config.as_deref(),
+            wait_until.is_some(),
+            wait_until,
+        )?;
+        Ok(config)
     }
 }

@@ -29,6 +29,7 @@ pub mod npy;
 pub mod npz;
 pub mod reader;
 pub mod shard_source;
+pub mod stored_moves;
 pub mod targets;
 pub mod training_positions;
 pub mod writer;
@@ -47,5 +48,6 @@ pub use naming::{
 pub use npz::NpzError;
 pub use reader::{list_shards, read_all_shards, Shard, MAX_SHARD_BYTES};
 pub use shard_source::{LocalShardDir, ShardSource};
+pub use stored_moves::{position_and_moves, StoredMovesError};
 pub use training_positions::{PolicyEntry, PositionRecord, Record, ShardArrays};
 pub use writer::{ShardDir, ShardWriter};

@@ -5,7 +5,7 @@ mod common;
 
 use std::process::Command;
 
-use common::{find_python, synthetic_game};
+use common::{arrays_of, find_python, synthetic_game, write_one_shard};
 use koshogi_replay::{Provenance, Shard, ShardArrays, ShardDir};
 
 #[test]
@@ -105,11 +105,7 @@ with zipfile.ZipFile(dst, "w", zipfile.ZIP_DEFLATED) as out:
         .arg(&bad_meta)
         .output()
         .unwrap();
-    assert!(
-        made.status.success(),
-        "{}",
-        String::from_utf8_lossy(&made.stderr)
-    );
+    koshogi_test_support::succeeded(&made, "python");
     let output = Command::new(&python)
         .arg(&script)
         .arg(&bad_meta)
@@ -163,27 +159,15 @@ fn python_reader_decodes_boards_to_the_rules_engines_ksfen() {
         game.play(moves[played]);
     }
     let records = recorder.finish(game.position(), &Outcome::Draw(DrawReason::MaxPlies));
-    let mut arrays = ShardArrays::new();
-    for r in &records {
-        arrays.push(r).unwrap();
-    }
-    let dir = tempfile::tempdir().unwrap();
-    let file = ShardDir::open(dir.path())
-        .unwrap()
-        .write_shard("ksfen", &Provenance::default(), &arrays)
-        .unwrap();
+    let (_dir, shard_path) = write_one_shard(&arrays_of(&records), "ksfen", &Provenance::default());
     for index in [0, 1, 57, expected.len() - 1] {
         let output = Command::new(&python)
             .arg(&script)
             .args(["--ksfen", &index.to_string()])
-            .arg(&file.path)
+            .arg(&shard_path)
             .output()
             .unwrap();
-        assert!(
-            output.status.success(),
-            "{}",
-            String::from_utf8_lossy(&output.stderr)
-        );
+        koshogi_test_support::succeeded(&output, "python");
         assert_eq!(
             String::from_utf8_lossy(&output.stdout).trim(),
             expected[index],

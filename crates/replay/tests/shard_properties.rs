@@ -1,7 +1,10 @@
 //! Property: any valid set of records, of any field widths, reads back from a shard exactly as
 //! it was pushed (after the documented float16 rounding).
 
-use koshogi_replay::{PolicyEntry, PositionRecord, Shard, ShardArrays, ShardDir, BOARD_BYTES};
+mod common;
+
+use common::{arrays_of, write_one_shard};
+use koshogi_replay::{PolicyEntry, PositionRecord, Shard, BOARD_BYTES};
 use proptest::prelude::*;
 use proptest::sample::subsequence;
 
@@ -67,16 +70,9 @@ proptest! {
 
     #[test]
     fn any_records_round_trip(records in proptest::collection::vec(record(), 0..30)) {
-        let mut arrays = ShardArrays::new();
-        for r in &records {
-            arrays.push(r).unwrap();
-        }
-        let dir = tempfile::tempdir().unwrap();
-        let file = ShardDir::open(dir.path())
-            .unwrap()
-            .write_shard("prop", &Default::default(), &arrays)
-            .unwrap();
-        let shard = Shard::open(&file.path).unwrap();
+        let arrays = arrays_of(&records);
+        let (_dir, path) = write_one_shard(&arrays, "prop", &Default::default());
+        let shard = Shard::open(&path).unwrap();
         prop_assert_eq!(shard.arrays(), &arrays);
         prop_assert_eq!(shard.len(), records.len());
         for (read, original) in shard.records().zip(&records) {

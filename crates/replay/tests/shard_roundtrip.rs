@@ -4,7 +4,7 @@ mod common;
 
 use std::fs;
 
-use common::synthetic_game;
+use common::{arrays_of, synthetic_game};
 use koshogi_replay::{
     list_shards, read_all_shards, PositionRecord, Provenance, Shard, ShardArrays, ShardDir,
     ShardWriter, FORMAT_VERSION,
@@ -22,11 +22,7 @@ fn provenance(step: u64) -> Provenance {
 
 /// What the shard must return: the records pushed through the same f16 rounding and sorting.
 fn expected(records: &[PositionRecord]) -> ShardArrays {
-    let mut arrays = ShardArrays::new();
-    for r in records {
-        arrays.push(r).unwrap();
-    }
-    arrays
+    arrays_of(records)
 }
 
 #[test]

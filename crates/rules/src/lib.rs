@@ -35,6 +35,8 @@
 //! `tests/perft_counts.rs`.
 
 mod color;
+#[cfg(any(test, feature = "fixtures"))]
+pub mod fixtures;
 mod game;
 pub mod game_record;
 mod ksfen;

@@ -563,6 +563,21 @@ fn random_playout_positions_match_the_oracle() {
     );
 }
 
+/// The KSFEN of a scrambled board (point index → piece token, as the scramble tests draw it),
+/// Black to move for an even `seed` and White for an odd one: the one way every scramble test
+/// turns its board into a position.
+fn scrambled_ksfen(board: &BTreeMap<usize, String>, seed: u64) -> String {
+    let pieces: Vec<(String, String)> = board
+        .iter()
+        .map(|(&i, t)| (t.clone(), Square::from_index(i).unwrap().to_string()))
+        .collect();
+    let refs: Vec<(&str, &str)> = pieces
+        .iter()
+        .map(|(t, s)| (t.as_str(), s.as_str()))
+        .collect();
+    ksfen(&refs, if seed.is_multiple_of(2) { 'b' } else { 'w' })
+}
+
 /// Random scrambles: both generals plus 50 pieces of random types (all 57, promoted flags
 /// included) on random points, then a few random plies from each. Reaches the types that random
 /// playouts from the start rarely create (fog, lamp, thunderclap, nets, fortress…).
@@ -597,16 +612,7 @@ fn scrambled_positions_match_the_oracle() {
                 .entry(rng.random_range(0..Square::COUNT))
                 .or_insert(token);
         }
-        let pieces: Vec<(String, String)> = board
-            .iter()
-            .map(|(&i, t)| (t.clone(), Square::from_index(i).unwrap().to_string()))
-            .collect();
-        let refs: Vec<(&str, &str)> = pieces
-            .iter()
-            .map(|(t, s)| (t.as_str(), s.as_str()))
-            .collect();
-        let side = if seed % 2 == 0 { 'b' } else { 'w' };
-        let text = ksfen(&refs, side);
+        let text = scrambled_ksfen(&board, seed);
         let pos = Position::from_ksfen(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
         let mut game = Game::from_position(pos, RulesOptions::default());
         for ply in 0..6 {
@@ -809,15 +815,7 @@ fn artillery_shots_match_the_oracle_in_scrambles() {
             }
             board.entry(p).or_insert(t);
         }
-        let pieces: Vec<(String, String)> = board
-            .iter()
-            .map(|(&i, t)| (t.clone(), Square::from_index(i).unwrap().to_string()))
-            .collect();
-        let refs: Vec<(&str, &str)> = pieces
-            .iter()
-            .map(|(t, s)| (t.as_str(), s.as_str()))
-            .collect();
-        let text = ksfen(&refs, if seed % 2 == 0 { 'b' } else { 'w' });
+        let text = scrambled_ksfen(&board, seed);
         let game = Game::from_position(
             Position::from_ksfen(&text).unwrap(),
             RulesOptions::default(),
@@ -972,15 +970,7 @@ fn priest_family_effects_match_the_oracle_in_scrambles() {
             }
             board.entry(box_point(&mut rng)).or_insert(t);
         }
-        let pieces: Vec<(String, String)> = board
-            .iter()
-            .map(|(&i, t)| (t.clone(), Square::from_index(i).unwrap().to_string()))
-            .collect();
-        let refs: Vec<(&str, &str)> = pieces
-            .iter()
-            .map(|(t, s)| (t.as_str(), s.as_str()))
-            .collect();
-        let text = ksfen(&refs, if seed % 2 == 0 { 'b' } else { 'w' });
+        let text = scrambled_ksfen(&board, seed);
         let game = Game::from_position(
             Position::from_ksfen(&text).unwrap(),
             RulesOptions::default(),
@@ -1118,15 +1108,7 @@ fn promotion_choices_match_the_oracle() {
                 .index();
             board.entry(p).or_insert(t);
         }
-        let pieces: Vec<(String, String)> = board
-            .iter()
-            .map(|(&i, t)| (t.clone(), Square::from_index(i).unwrap().to_string()))
-            .collect();
-        let refs: Vec<(&str, &str)> = pieces
-            .iter()
-            .map(|(t, s)| (t.as_str(), s.as_str()))
-            .collect();
-        let text = ksfen(&refs, if seed % 2 == 0 { 'b' } else { 'w' });
+        let text = scrambled_ksfen(&board, seed);
         let game = Game::from_position(
             Position::from_ksfen(&text).unwrap(),
             RulesOptions::default(),

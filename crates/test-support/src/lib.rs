@@ -172,3 +172,23 @@ pub fn assert_engine_games_finished(
         "{csv}\n{context}"
     );
 }
+
+/// A run configuration (TOML) for the system tests: the tiny network every such test uses
+/// (seed 11, one block of 8 channels, so a CPU trains it in seconds) followed by `sections`,
+/// the test's own `[search]`, `[selfplay]` and `[train]` tables. One owner, so the CLI tests and
+/// the store tests agree on what "the tiny network" is.
+pub fn tiny_run_toml(sections: &str) -> String {
+    const TINY_NETWORK: &str = "\
+[run]
+seed = 11
+[model]
+blocks = 1
+channels = 8
+global_pool_every = 1
+global_pool_channels = 4
+policy_channels = 4
+value_channels = 4
+value_hidden = 8
+";
+    format!("{TINY_NETWORK}{sections}")
+}

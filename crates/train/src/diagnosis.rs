@@ -15,7 +15,9 @@ use std::path::PathBuf;
 
 use koshogi_nn::{EvalPosition, FeatureInput, InferenceModel, NnError};
 use koshogi_replay::targets::{material_outlook, mover_balances};
-use koshogi_replay::{decode_position, BoardDecodeError, Shard, ShardArrays, ShardError};
+use koshogi_replay::{
+    decode_position, position_and_moves, BoardDecodeError, Shard, ShardArrays, ShardError,
+};
 use koshogi_rules::{Move, RulesOptions};
 
 /// Why a diagnosis stopped.
@@ -101,10 +103,9 @@ pub fn open_shards(paths: &[PathBuf]) -> Result<Vec<(Shard, RulesOptions)>, Diag
 /// The legal moves of row `row`, or `None` if the stored count disagrees (unusable row).
 fn row_moves(arrays: &ShardArrays, rules: &RulesOptions, row: usize) -> Option<Vec<Move>> {
     let record = arrays.record(row)?;
-    let position = decode_position(record.board, record.ply).ok()?;
     let mut moves = Vec::new();
-    position.generate_moves(rules, &mut moves);
-    (moves.len() == record.legal_move_count as usize).then_some(moves)
+    position_and_moves(&record, rules, &mut moves).ok()?;
+    Some(moves)
 }
 
 /// What the rows of `shards` teach: moves played, policy-target mass, value targets per mover

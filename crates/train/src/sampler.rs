@@ -29,7 +29,7 @@ use crate::config::{CappedValue, MaterialHeadTarget, TrainConfig};
 use crate::replay_window::{KnownShard, Refresh, ReplayWindow, ReplayWindowError, WindowRow};
 use crate::window_size::WindowConfig;
 use koshogi_replay::targets::value_target;
-use koshogi_replay::{decode_position, BoardDecodeError, ShardSource};
+use koshogi_replay::{position_and_moves, BoardDecodeError, ShardSource, StoredMovesError};
 
 /// What the sampler needs from the run configuration.
 #[derive(Debug, Clone, PartialEq)]
@@ -182,6 +182,17 @@ enum RowError {
     MoveCount { stored: u32, generated: usize },
     #[error("{0}")]
     Nn(#[from] NnError),
+}
+
+impl From<StoredMovesError> for RowError {
+    fn from(error: StoredMovesError) -> Self {
+        match error {
+            StoredMovesError::Board(e) => RowError::Position(e),
+            StoredMovesError::MoveCount { stored, generated } => {
+                RowError::MoveCount { stored, generated }
+            }
+        }
+    }
 }
 
 /// Reusable per-sample buffers.
@@ -357,15 +368,7 @@ fn add_sample(
         material_ahead,
         material_change,
     } = *row;
-    let position = decode_position(record.board, record.ply)?;
-    scratch.moves.clear();
-    position.generate_moves(rules, &mut scratch.moves);
-    if scratch.moves.len() != record.legal_move_count as usize {
-        return Err(RowError::MoveCount {
-            stored: record.legal_move_count,
-            generated: scratch.moves.len(),
-        });
-    }
+    let position = position_and_moves(&record, rules, &mut scratch.moves)?;
     encode_moves(&position, &scratch.moves, &mut scratch.legs).map_err(NnError::from)?;
     let input = FeatureInput {
         position: &position,

@@ -8,7 +8,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use super::*;
-use crate::test_positions::game;
+use crate::test_positions::{game, poisoned_pawn};
 use Color::{Black, White};
 use PieceKind::*;
 
@@ -53,16 +53,7 @@ fn takes_the_sole_general_and_calls_it_a_win_in_one() {
 #[test]
 fn leaves_a_defended_pawn_alone() {
     // Black's aide can take the pawn on 10i, which the white aide de camp on 10h retakes.
-    let game = game(
-        true,
-        &[
-            ("19s", Black, General),
-            ("1a", White, General),
-            ("10j", Black, Aide),
-            ("10i", White, Pawn),
-            ("10h", White, AideDeCamp),
-        ],
-    );
+    let game = poisoned_pawn();
     for depth_limit in [2, 3, 4] {
         let result = search(&game, depth(depth_limit));
         assert!(

@@ -36,13 +36,9 @@ pub fn run(args: GateArgs) -> Result<()> {
     if let Some(remote) = args.location.remote()? {
         let remote = store_options::connect(remote, &args.store)?;
         let cache = args.store.open_cache(&remote, "gate")?;
-        let (config, _) = koshogi_run::resolve_stored_config(
-            &remote,
-            &cache.dir,
-            args.location.config.as_deref(),
-            true,
-            Some(&stop),
-        )?;
+        let config = args
+            .location
+            .resolve_stored(&remote, &cache.dir, Some(&stop))?;
         check_enabled(&config)?;
         let layout = RunLayout::new(&cache.dir);
         let accepted_file = layout.accepted_file();

@@ -89,13 +89,9 @@ fn run_stored(args: SelfplayArgs, remote: koshogi_run_store::RemoteRun) -> Resul
     };
     let cache = args.store.open_cache(&remote, &role)?;
     let stop = stop_flag_on_interrupt("the games in progress finish their current move");
-    let (mut config, _) = koshogi_run::resolve_stored_config(
-        &remote,
-        &cache.dir,
-        args.location.config.as_deref(),
-        true,
-        Some(&stop),
-    )?;
+    let mut config = args
+        .location
+        .resolve_stored(&remote, &cache.dir, Some(&stop))?;
     if let Some(n) = args.parallel {
         config.selfplay.games_per_worker = n;
     }

@@ -71,13 +71,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
 fn run_stored(args: TrainArgs, remote: koshogi_run_store::RemoteRun) -> Result<()> {
     let remote = store_options::connect(remote, &args.store)?;
     let cache = args.store.open_cache(&remote, "train")?;
-    let (mut config, _) = koshogi_run::resolve_stored_config(
-        &remote,
-        &cache.dir,
-        args.location.config.as_deref(),
-        false,
-        None,
-    )?;
+    let mut config = args.location.resolve_stored(&remote, &cache.dir, None)?;
     if let Some(steps) = args.steps {
         config.train.steps = steps;
     }

@@ -67,20 +67,8 @@ pub fn blend_material_value(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use koshogi_rules::fixtures::start_without_a_white_piece;
     use koshogi_rules::material::{search_piece_value, MATERIAL_TEMPERATURE};
-    use koshogi_rules::{Color, PieceKind};
-
-    /// The start position without White's first piece (Black, to move, is ahead by it), and
-    /// the kind of that piece.
-    fn start_without_a_white_piece() -> (Position, PieceKind) {
-        let mut position = Position::startpos();
-        let (sq, piece) = position
-            .pieces()
-            .find(|(_, p)| p.color == Color::White)
-            .unwrap();
-        position.set_piece(sq, None);
-        (position, piece.kind)
-    }
 
     #[test]
     fn blending_moves_the_value_towards_material_by_the_weight() {

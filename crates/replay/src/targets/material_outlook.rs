@@ -165,12 +165,7 @@ mod tests {
         result_for_black: i8,
     ) -> Vec<PositionRecord> {
         let start = Position::startpos();
-        let mut down = start.clone();
-        let (square, _) = down
-            .pieces()
-            .find(|(_, p)| p.color == Color::White)
-            .unwrap();
-        down.set_piece(square, None);
+        let (down, _) = koshogi_rules::fixtures::start_without_a_white_piece();
         (0..plies)
             .map(|ply| {
                 let mut position = if loss_ply.is_some_and(|p| ply >= p) {

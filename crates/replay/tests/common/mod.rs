@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use koshogi_replay::{PolicyEntry, PositionRecord, BOARD_BYTES};
+use koshogi_replay::{PolicyEntry, PositionRecord, Provenance, ShardArrays, ShardDir, BOARD_BYTES};
 use koshogi_rules::Square;
 use rand::seq::index::sample;
 use rand::{Rng, SeedableRng};
@@ -79,4 +79,29 @@ pub fn synthetic_game(
 /// A Python interpreter with numpy and `module` (see `koshogi_test_support::find_python`).
 pub fn find_python(module: &str) -> Option<PathBuf> {
     koshogi_test_support::find_python(&format!("numpy, {module}"))
+}
+
+/// `records` as the columns of one shard, pushed in order (so with the float16 rounding a
+/// shard read back has).
+pub fn arrays_of(records: &[PositionRecord]) -> ShardArrays {
+    let mut arrays = ShardArrays::new();
+    for r in records {
+        arrays.push(r).unwrap();
+    }
+    arrays
+}
+
+/// `arrays` written as one shard of writer `writer_id` in a new temporary directory: the
+/// directory (the shard lives as long as it) and the shard file's path.
+pub fn write_one_shard(
+    arrays: &ShardArrays,
+    writer_id: &str,
+    provenance: &Provenance,
+) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let file = ShardDir::open(dir.path())
+        .unwrap()
+        .write_shard(writer_id, provenance, arrays)
+        .unwrap();
+    (dir, file.path)
 }

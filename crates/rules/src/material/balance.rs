@@ -118,13 +118,8 @@ mod tests {
 
     #[test]
     fn a_missing_piece_counts_for_the_side_to_move() {
-        let mut position = Position::startpos();
-        let (sq, piece) = position
-            .pieces()
-            .find(|(_, p)| p.color == Color::White)
-            .unwrap();
-        position.set_piece(sq, None);
-        assert_eq!(search_balance(&position), search_piece_value(piece.kind));
+        let (position, kind) = crate::fixtures::start_without_a_white_piece();
+        assert_eq!(search_balance(&position), search_piece_value(kind));
         assert_eq!(piece_count_balance(&position, Color::Black), 1);
         assert_eq!(piece_count_balance(&position, Color::White), -1);
     }
