@@ -36,39 +36,17 @@ pub fn parse_movetime_ms(value: &str) -> Option<u64> {
         .filter(|ms| (1..=MAX_MOVETIME_MS).contains(ms))
 }
 
-/// A `classic` player's settings, as named.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// A `classic` player's settings, as named: the limits of each search and the engine's own
+/// configuration (its switches, evaluation and table size, with [`ClassicConfig`]'s defaults).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub struct ClassicSpec {
     pub movetime_ms: Option<u64>,
     pub nodes: Option<u64>,
     pub depth: Option<u32>,
-    pub eval: EvalTerms,
-    pub null_move: bool,
-    pub late_move_reductions: bool,
-    pub exchange_pruning: bool,
-    pub futility: bool,
-    pub threats: bool,
-    pub late_move_pruning: bool,
-    pub hash_mib: u32,
+    pub engine: ClassicConfig,
 }
 
-impl Default for ClassicSpec {
-    fn default() -> Self {
-        Self {
-            movetime_ms: None,
-            nodes: None,
-            depth: None,
-            eval: EvalTerms::Full,
-            null_move: true,
-            late_move_reductions: true,
-            exchange_pruning: true,
-            futility: true,
-            threats: false,
-            late_move_pruning: false,
-            hash_mib: 16,
-        }
-    }
-}
+const MIB: usize = 1 << 20;
 
 /// Why a `classic@…` text is refused; each case names the offending part.
 #[derive(Clone, Debug, thiserror::Error, PartialEq, Eq)]
@@ -136,24 +114,25 @@ impl ClassicSpec {
                     )
                 }
                 "eval" => {
-                    spec.eval = match value {
+                    spec.engine.eval = match value {
                         "full" => EvalTerms::Full,
                         "material" => EvalTerms::Material,
                         _ => return Err(bad("expected full or material")),
                     }
                 }
-                "null" => spec.null_move = switch(value)?,
-                "lmr" => spec.late_move_reductions = switch(value)?,
-                "see" => spec.exchange_pruning = switch(value)?,
-                "futility" => spec.futility = switch(value)?,
-                "threats" => spec.threats = switch(value)?,
-                "lmp" => spec.late_move_pruning = switch(value)?,
+                "null" => spec.engine.null_move = switch(value)?,
+                "lmr" => spec.engine.late_move_reductions = switch(value)?,
+                "see" => spec.engine.exchange_pruning = switch(value)?,
+                "futility" => spec.engine.futility = switch(value)?,
+                "threats" => spec.engine.threats = switch(value)?,
+                "lmp" => spec.engine.late_move_pruning = switch(value)?,
                 "hash" => {
-                    spec.hash_mib = value
+                    let mib = value
                         .parse::<u32>()
                         .ok()
                         .filter(|m| (1..=MAX_HASH_MIB).contains(m))
-                        .ok_or_else(|| bad("MiB from 1 to 4096"))?
+                        .ok_or_else(|| bad("MiB from 1 to 4096"))?;
+                    spec.engine.table_bytes = mib as usize * MIB;
                 }
                 _ => return Err(ClassicSpecError::UnknownKey(item.into())),
             }
@@ -164,16 +143,7 @@ impl ClassicSpec {
 
     /// The engine configuration these settings select.
     pub fn config(&self) -> ClassicConfig {
-        ClassicConfig {
-            eval: self.eval,
-            null_move: self.null_move,
-            late_move_reductions: self.late_move_reductions,
-            exchange_pruning: self.exchange_pruning,
-            futility: self.futility,
-            threats: self.threats,
-            late_move_pruning: self.late_move_pruning,
-            table_bytes: self.hash_mib as usize * (1 << 20),
-        }
+        self.engine
     }
 
     /// The limits of one search ([`DEFAULT_NODES`] when none is named).
@@ -195,7 +165,7 @@ impl ClassicSpec {
 impl fmt::Display for ClassicSpec {
     /// `classic`, then the settings that differ from the defaults, in a fixed order.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let default = ClassicSpec::default();
+        let (engine, default) = (self.engine, ClassicConfig::default());
         let mut items = Vec::new();
         if let Some(ms) = self.movetime_ms {
             items.push(format!("movetime={ms}"));
@@ -206,30 +176,30 @@ impl fmt::Display for ClassicSpec {
         if let Some(d) = self.depth {
             items.push(format!("depth={d}"));
         }
-        if self.eval != default.eval {
+        if engine.eval != default.eval {
             items.push("eval=material".into());
         }
         let on_off = |on: bool| if on { "on" } else { "off" };
-        if self.null_move != default.null_move {
-            items.push(format!("null={}", on_off(self.null_move)));
+        if engine.null_move != default.null_move {
+            items.push(format!("null={}", on_off(engine.null_move)));
         }
-        if self.late_move_reductions != default.late_move_reductions {
-            items.push(format!("lmr={}", on_off(self.late_move_reductions)));
+        if engine.late_move_reductions != default.late_move_reductions {
+            items.push(format!("lmr={}", on_off(engine.late_move_reductions)));
         }
-        if self.exchange_pruning != default.exchange_pruning {
-            items.push(format!("see={}", on_off(self.exchange_pruning)));
+        if engine.exchange_pruning != default.exchange_pruning {
+            items.push(format!("see={}", on_off(engine.exchange_pruning)));
         }
-        if self.futility != default.futility {
-            items.push(format!("futility={}", on_off(self.futility)));
+        if engine.futility != default.futility {
+            items.push(format!("futility={}", on_off(engine.futility)));
         }
-        if self.threats != default.threats {
-            items.push(format!("threats={}", on_off(self.threats)));
+        if engine.threats != default.threats {
+            items.push(format!("threats={}", on_off(engine.threats)));
         }
-        if self.late_move_pruning != default.late_move_pruning {
-            items.push(format!("lmp={}", on_off(self.late_move_pruning)));
+        if engine.late_move_pruning != default.late_move_pruning {
+            items.push(format!("lmp={}", on_off(engine.late_move_pruning)));
         }
-        if self.hash_mib != default.hash_mib {
-            items.push(format!("hash={}", self.hash_mib));
+        if engine.table_bytes != default.table_bytes {
+            items.push(format!("hash={}", engine.table_bytes / MIB));
         }
         if items.is_empty() {
             f.write_str("classic")
@@ -252,9 +222,10 @@ mod tests {
         assert_eq!(spec.movetime_ms, Some(1000));
         assert_eq!(spec.nodes, Some(5000));
         assert_eq!(spec.depth, Some(7));
-        assert_eq!(spec.eval, EvalTerms::Material);
-        assert!(!spec.null_move && !spec.late_move_reductions && !spec.exchange_pruning);
-        assert!(!spec.futility && spec.threats && spec.late_move_pruning);
+        let engine = spec.engine;
+        assert_eq!(engine.eval, EvalTerms::Material);
+        assert!(!engine.null_move && !engine.late_move_reductions && !engine.exchange_pruning);
+        assert!(!engine.futility && engine.threats && engine.late_move_pruning);
         assert_eq!(spec.config().table_bytes, 64 << 20);
         assert_eq!(
             spec.to_string(),
