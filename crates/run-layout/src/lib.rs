@@ -53,21 +53,21 @@ pub fn checkpoint_dir_name(step: u64) -> String {
 
 /// The step of a checkpoint directory name, or `None` for anything else.
 pub fn parse_checkpoint_dir_name(name: &str) -> Option<u64> {
-    let digits = name.strip_prefix(CHECKPOINT_PREFIX)?;
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    digits.parse().ok()
+    parse_digits(name.strip_prefix(CHECKPOINT_PREFIX)?)
 }
 
 /// A step as people name a checkpoint: its number (`1200`) or its directory name
 /// (`step-000001200`, any padding); `None` for anything else.
 pub fn parse_step(text: &str) -> Option<u64> {
-    parse_checkpoint_dir_name(text).or_else(|| {
-        (!text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()))
-            .then(|| text.parse().ok())
-            .flatten()
-    })
+    parse_digits(text.strip_prefix(CHECKPOINT_PREFIX).unwrap_or(text))
+}
+
+/// A step written in decimal digits only (no sign, no spaces), `None` if empty or too large.
+fn parse_digits(digits: &str) -> Option<u64> {
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    digits.parse().ok()
 }
 
 /// The store key of the gate's choice, `checkpoints/accepted.json` (a stored run's keys are the
