@@ -59,13 +59,8 @@ impl RunLocation {
         cache: &Path,
         wait_until: Option<&AtomicBool>,
     ) -> Result<RunConfig> {
-        let (config, _) = koshogi_run::resolve_stored_config(
-            remote,
-            cache,
-            self.config.as_deref(),
-            wait_until.is_some(),
-            wait_until,
-        )?;
+        let (config, _) =
+            koshogi_run::resolve_stored_config(remote, cache, self.config.as_deref(), wait_until)?;
         Ok(config)
     }
 }

@@ -12,16 +12,17 @@ use koshogi_run_store::RemoteRun;
 
 use crate::{RunConfig, RunError};
 
-/// The stored run's configuration and its text. With `wait_for_config` (self-play workers), a
-/// store without a configuration is waited for until `stop` is set, instead of being an error.
+/// The stored run's configuration and its text. With `wait_until` (self-play workers, the
+/// gate), a store without a configuration is waited for until that flag is set, instead of
+/// being an error.
 pub fn resolve_stored_config(
     remote: &RemoteRun,
     cache: &Path,
     config: Option<&Path>,
-    wait_for_config: bool,
-    stop: Option<&AtomicBool>,
+    wait_until: Option<&AtomicBool>,
 ) -> Result<(RunConfig, String), RunError> {
-    let stored = fetch_stored_config(remote, wait_for_config && config.is_none(), stop)?;
+    let wait = wait_until.is_some() && config.is_none();
+    let stored = fetch_stored_config(remote, wait, wait_until)?;
     let (parsed, text) = match (config, &stored) {
         (Some(path), _) => RunConfig::load(path)?,
         (None, Some(bytes)) => {

@@ -9,7 +9,7 @@
 //!
 //! With `--run s3://…` (or another store URL) the trainer reads shards straight from the store,
 //! works in a local cache directory, and publishes each checkpoint to the store
-//! (crate::store_options, docs/distributed.md); restarted anywhere with `--resume`, it continues
+//! (koshogi_run_store::role_sync, docs/distributed.md); restarted anywhere with `--resume`, it continues
 //! from the newest published checkpoint.
 
 use anyhow::Result;
