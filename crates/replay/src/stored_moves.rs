@@ -12,7 +12,7 @@ use crate::training_positions::Record;
 /// Why a stored row's position or moves cannot be used.
 #[derive(Debug, thiserror::Error)]
 pub enum StoredMovesError {
-    #[error(transparent)]
+    #[error("bad stored position: {0}")]
     Board(#[from] BoardDecodeError),
     #[error("stored {stored} legal moves, the rules generate {generated}")]
     MoveCount { stored: u32, generated: usize },

@@ -29,7 +29,7 @@ use crate::config::{CappedValue, MaterialHeadTarget, TrainConfig};
 use crate::replay_window::{KnownShard, Refresh, ReplayWindow, ReplayWindowError, WindowRow};
 use crate::window_size::WindowConfig;
 use koshogi_replay::targets::value_target;
-use koshogi_replay::{position_and_moves, BoardDecodeError, ShardSource, StoredMovesError};
+use koshogi_replay::{position_and_moves, ShardSource, StoredMovesError};
 
 /// What the sampler needs from the run configuration.
 #[derive(Debug, Clone, PartialEq)]
@@ -176,23 +176,11 @@ pub enum SamplerError {
 /// Why one stored row cannot become a training sample.
 #[derive(Debug, thiserror::Error)]
 enum RowError {
-    #[error("bad stored position: {0}")]
-    Position(#[from] BoardDecodeError),
-    #[error("stored {stored} legal moves, the rules generate {generated}")]
-    MoveCount { stored: u32, generated: usize },
+    /// Its board or its legal-move count (koshogi-replay's check).
+    #[error(transparent)]
+    Stored(#[from] StoredMovesError),
     #[error("{0}")]
     Nn(#[from] NnError),
-}
-
-impl From<StoredMovesError> for RowError {
-    fn from(error: StoredMovesError) -> Self {
-        match error {
-            StoredMovesError::Board(e) => RowError::Position(e),
-            StoredMovesError::MoveCount { stored, generated } => {
-                RowError::MoveCount { stored, generated }
-            }
-        }
-    }
 }
 
 /// Reusable per-sample buffers.
