@@ -162,7 +162,7 @@ mod tests {
     fn the_network_evaluator_counts_the_board_for_a_relative_head() {
         use crate::{DeviceSpec, Model, ModelConfig, Precision, RuntimeConfig};
         use koshogi_mcts::SearchGame;
-        use koshogi_rules::{Color, Position, RulesOptions};
+        use koshogi_rules::{Position, RulesOptions};
         let runtime = RuntimeConfig {
             device: DeviceSpec::Cpu,
             precision: Precision::Float32,
@@ -187,12 +187,7 @@ mod tests {
             evaluator.evaluate(&requests, &mut out).unwrap();
             out[0].wdl.scalar()
         };
-        let mut ahead = Position::startpos();
-        let (square, _) = ahead
-            .pieces()
-            .find(|(_, p)| p.color == Color::White)
-            .unwrap();
-        ahead.set_piece(square, None);
+        let (ahead, _) = koshogi_rules::fixtures::start_without_a_white_piece();
         let counted = search_balance(&ahead);
         assert!(counted > 0.0);
         let head = MATERIAL_TEMPERATURE * value_with(false, &ahead).atanh();
