@@ -1,11 +1,15 @@
 #!/usr/bin/env python3
 """Summarise koshogi-zero replay shards (docs/replay-format.md) with numpy alone.
 
-Usage: read_shard.py [--json] [--ksfen I] SHARD.npz [SHARD.npz ...]
+Usage: read_shard.py [--json] [--ksfen I | --search-value] SHARD.npz [SHARD.npz ...]
 
 Verifies each shard's SHA-256 checksum and the consistency of its columns, then prints a summary
 (positions, games, bytes per position, result mix, policy sizes, compressed size of each member).
 With --ksfen I, prints position I of each shard as a KSFEN line instead (rules spec §14.1).
+With --search-value, checks the recorded search values against the games' results over all the
+shards together, per band of plies: a search value is the mover's view, as the result is, so the
+two must agree more often than not once games take shape (the check that the value targets
+mixed from them, train.search_value_weight, point the right way).
 Exits 1 if any shard fails verification, naming the file.
 """
 
@@ -153,6 +157,48 @@ def summarise(path):
     }
 
 
+# Ply bands of the --search-value table: [start, end).
+SEARCH_VALUE_BANDS = [(0, 50), (50, 150), (150, 250), (250, 1 << 16)]
+
+
+def search_value_agreement(arrays_list):
+    """Agreement of the recorded search values with the results of decided games, per ply band."""
+    value = np.concatenate([a["search_value"].astype(np.float64) for a in arrays_list])
+    result = np.concatenate([a["game_result"].astype(np.float64) for a in arrays_list])
+    ply = np.concatenate([a["ply"].astype(np.int64) for a in arrays_list])
+    decided = result != 0
+    rows = []
+    for start, end in [(0, 1 << 16)] + SEARCH_VALUE_BANDS:
+        m = decided & (ply >= start) & (ply < end)
+        n = int(m.sum())
+        v, r = value[m], result[m]
+        spread = n > 1 and v.std() > 0 and r.std() > 0
+        rows.append({
+            "plies": [start, end] if end < (1 << 16) else [start, None],
+            "positions": n,
+            "correlation": float(np.corrcoef(v, r)[0, 1]) if spread else None,
+            "sign_agreement": float(np.mean(np.sign(v) == r)) if n else None,
+            "mean_value_won": float(v[r > 0].mean()) if (r > 0).any() else None,
+            "mean_value_lost": float(v[r < 0].mean()) if (r < 0).any() else None,
+        })
+    return {"positions": int(value.shape[0]), "decided": int(decided.sum()), "bands": rows}
+
+
+def print_search_value_agreement(s):
+    print(f"search values against results: {s['decided']} positions of decided games "
+          f"(of {s['positions']})")
+    print("  plies      positions  correlation  same sign  mean value (won / lost)")
+    def fmt(x):
+        return "-" if x is None else f"{x:+.3f}"
+
+    for b in s["bands"]:
+        start, end = b["plies"]
+        plies = "all" if start == 0 and end is None else f"{start}-{'' if end is None else end - 1}"
+        agree = "-" if b["sign_agreement"] is None else f"{100 * b['sign_agreement']:.1f} %"
+        print(f"  {plies:<9}  {b['positions']:>9}  {fmt(b['correlation']):>11}  {agree:>9}  "
+              f"{fmt(b['mean_value_won'])} / {fmt(b['mean_value_lost'])}")
+
+
 def ksfen(board):
     """KSFEN (without move number) of one stored board: point byte 1 + (colour*57 + kind)*2 + promoted."""
     ranks = []
@@ -204,14 +250,23 @@ def main(argv):
             print("error: --ksfen needs a position index", file=sys.stderr)
             return 2
         del argv[i:i + 2]
+    search_value = "--search-value" in argv
+    argv = [a for a in argv if a != "--search-value"]
+    if search_value and position is not None:
+        print("error: --search-value and --ksfen do not go together", file=sys.stderr)
+        return 2
     paths = argv
     if not paths:
         print(__doc__, file=sys.stderr)
         return 2
     failed = False
     summaries = []
+    loaded = []
     for path in paths:
         try:
+            if search_value:
+                loaded.append(load_shard(path)[1])
+                continue
             if position is not None:
                 _, arrays, _ = load_shard(path)
                 if not 0 <= position < arrays["board"].shape[0]:
@@ -226,6 +281,14 @@ def main(argv):
             print(f"error: {path}: unreadable ({type(e).__name__}: {e})", file=sys.stderr)
             failed = True
     if position is not None:
+        return 1 if failed else 0
+    if search_value:
+        if loaded:
+            agreement = search_value_agreement(loaded)
+            if as_json:
+                print(json.dumps(agreement, indent=1))
+            else:
+                print_search_value_agreement(agreement)
         return 1 if failed else 0
     if as_json:
         print(json.dumps(summaries, indent=1))

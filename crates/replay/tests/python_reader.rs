@@ -175,3 +175,56 @@ fn python_reader_decodes_boards_to_the_rules_engines_ksfen() {
         );
     }
 }
+
+/// `--search-value` over two shards: values that follow the mover's result agree with it in
+/// every band, and the same values with the sign flipped disagree in every band (the check
+/// must tell a sign error from a right sign).
+#[test]
+fn python_reader_checks_search_values_against_results() {
+    let Some(python) = koshogi_test_support::find_python("numpy, json") else {
+        println!("NOTICE: skipped python_reader_checks_search_values_against_results: no python with numpy found");
+        return;
+    };
+    let script = koshogi_test_support::workspace_root().join("scripts/read_shard.py");
+    let agreement = |sign: f32| {
+        let shards: Vec<_> = (0..2u64)
+            .map(|shard| {
+                let mut records = Vec::new();
+                for game in 0..3 {
+                    for mut r in synthetic_game(10 * shard + game, game, 300, 0.0) {
+                        // Confident in proportion to the ply, pointing at the mover's result.
+                        let confidence = 0.1 + 0.8 * r.ply as f32 / 300.0;
+                        r.search_value = sign * confidence * f32::from(r.game_result);
+                        records.push(r);
+                    }
+                }
+                write_one_shard(&arrays_of(&records), "sv", &Provenance::default())
+            })
+            .collect();
+        let mut command = Command::new(&python);
+        command.arg(&script).args(["--search-value", "--json"]);
+        for (_dir, path) in &shards {
+            command.arg(path);
+        }
+        koshogi_test_support::json_output(&mut command)
+    };
+    let right = agreement(1.0);
+    let flipped = agreement(-1.0);
+    assert_eq!(right["positions"], 6 * 300);
+    let decided = right["decided"].as_u64().unwrap();
+    assert!(decided > 0 && decided <= 6 * 300, "decided {decided}");
+    let bands = right["bands"].as_array().unwrap();
+    assert_eq!(bands.len(), 5, "all plies, then four bands");
+    assert_eq!(bands[0]["positions"], decided);
+    for (band, flipped_band) in bands.iter().zip(flipped["bands"].as_array().unwrap()) {
+        assert_eq!(band["sign_agreement"], 1.0, "{band}");
+        assert_eq!(flipped_band["sign_agreement"], 0.0, "{flipped_band}");
+        assert!(band["mean_value_won"].as_f64().unwrap() > 0.0, "{band}");
+        assert!(band["mean_value_lost"].as_f64().unwrap() < 0.0, "{band}");
+        assert!(band["correlation"].as_f64().unwrap() > 0.9, "{band}");
+        assert!(
+            flipped_band["correlation"].as_f64().unwrap() < -0.9,
+            "{flipped_band}"
+        );
+    }
+}
