@@ -12,6 +12,7 @@
 use std::io::Write;
 use std::time::{Duration, Instant};
 
+use crate::memory::peak_resident_mib;
 use koshogi_arena::matches::new_game;
 use koshogi_arena::players::{MctsPlayer, PolicyPlayer};
 use koshogi_arena::{
@@ -21,7 +22,6 @@ use koshogi_baselines::alphabeta::{self, SearchLimits, MAX_DEPTH};
 use koshogi_baselines::greedy::greedy_move;
 use koshogi_baselines::parse_depth;
 use koshogi_nn::checkpoint::save;
-use koshogi_nn::hardware::peak_resident_bytes;
 use koshogi_nn::{DeviceSpec, Model, ModelConfig, RuntimeConfig};
 use koshogi_rules::{Color, Game, Move, RulesOptions};
 
@@ -302,14 +302,7 @@ pub fn run(args: &ArenaBenchOptions, out: &mut impl Write) -> Result<(), BenchEr
         let _ = std::fs::remove_dir_all(&dir);
         result?;
     }
-    match peak_resident_bytes() {
-        Some(bytes) => writeln!(
-            out,
-            "peak resident memory (VmHWM): {:.1} MiB",
-            bytes as f64 / (1 << 20) as f64
-        ),
-        None => writeln!(out, "peak resident memory: unavailable"),
-    }?;
+    writeln!(out, "peak resident memory (VmHWM): {}", peak_resident_mib())?;
     Ok(())
 }
 

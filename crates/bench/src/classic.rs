@@ -10,8 +10,8 @@
 use std::io::Write;
 use std::time::Duration;
 
+use crate::memory::{mib, peak_resident_mib};
 use koshogi_baselines::classic::{ClassicEngine, ClassicLimits, ClassicSpec};
-use koshogi_nn::hardware::peak_resident_bytes;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
@@ -88,12 +88,9 @@ pub fn run(args: &ClassicBenchOptions, out: &mut impl Write) -> Result<(), Bench
     let engine = ClassicEngine::new(spec.config());
     writeln!(
         out,
-        "engine memory: {:.1} MiB (table and history); peak resident memory of the process: {}",
-        engine.memory_bytes() as f64 / f64::from(1 << 20),
-        peak_resident_bytes().map_or("unavailable".into(), |b| format!(
-            "{:.1} MiB",
-            b as f64 / f64::from(1 << 20)
-        ))
+        "engine memory: {} (table and history); peak resident memory of the process: {}",
+        mib(Some(engine.memory_bytes() as u64)),
+        peak_resident_mib()
     )?;
     Ok(())
 }

@@ -27,6 +27,7 @@ use koshogi_train::prefetch::{PrefetchOptions, Prefetched, Prefetcher, PreparedB
 use koshogi_train::synthetic::{write_random_games, SyntheticOptions};
 use koshogi_train::{TrainConfig, TrainError, Trainer, TrainerSetup};
 
+use crate::memory::mib;
 use crate::BenchError;
 
 /// Steps per alternating block of the measurement.
@@ -191,14 +192,11 @@ impl std::fmt::Display for TrainBenchReport {
             self.wait_seconds_per_batch * 1e3,
             self.max_wait_seconds * 1e3
         )?;
-        match self.peak_resident_bytes {
-            Some(bytes) => write!(
-                f,
-                "peak memory (VmHWM)      {:.1} MiB",
-                bytes as f64 / 1048576.0
-            ),
-            None => write!(f, "peak memory (VmHWM)      unavailable"),
-        }
+        write!(
+            f,
+            "peak memory (VmHWM)      {}",
+            mib(self.peak_resident_bytes)
+        )
     }
 }
 
