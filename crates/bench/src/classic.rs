@@ -11,7 +11,9 @@ use std::io::Write;
 use std::time::Duration;
 
 use crate::memory::{mib, peak_resident_mib};
-use koshogi_baselines::classic::{ClassicEngine, ClassicLimits, ClassicSpec};
+use koshogi_baselines::classic::{
+    parse_movetime_ms, ClassicEngine, ClassicLimits, ClassicSpec, MOVETIME_RANGE,
+};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
@@ -37,11 +39,11 @@ pub fn run(args: &ClassicBenchOptions, out: &mut impl Write) -> Result<(), Bench
     };
     let mut movetimes = Vec::new();
     for item in args.movetime.split(',') {
-        match item.trim().parse::<u64>() {
-            Ok(ms) if (1..=600_000).contains(&ms) => movetimes.push(ms),
-            _ => {
+        match parse_movetime_ms(item.trim()) {
+            Some(ms) => movetimes.push(ms),
+            None => {
                 return Err(BenchError::Options(format!(
-                    "--movetime: `{item}` is not a number of milliseconds from 1 to 600000"
+                    "--movetime: `{item}` is not a number of {MOVETIME_RANGE}"
                 )))
             }
         }

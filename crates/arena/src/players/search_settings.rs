@@ -15,7 +15,7 @@
 use std::fmt;
 use std::time::Duration;
 
-use koshogi_baselines::classic::parse_movetime_ms;
+use koshogi_baselines::classic::{parse_movetime_ms, MOVETIME_RANGE};
 
 /// A search player's settings, as named (the defaults name nothing).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -101,8 +101,7 @@ impl SearchSettings {
             seen.push(key);
             match key {
                 "movetime" => {
-                    let ms = parse_movetime_ms(value)
-                        .ok_or_else(|| bad("milliseconds from 1 to 3600000"))?;
+                    let ms = parse_movetime_ms(value).ok_or_else(|| bad(MOVETIME_RANGE))?;
                     settings.movetime_ms = Some(ms);
                 }
                 "utility" => {

@@ -36,7 +36,7 @@ pub use search::{
     win_distance, ClassicConfig, ClassicEngine, ClassicLimits, ClassicResult, IterationInfo,
     StopCheck,
 };
-pub use spec::{parse_movetime_ms, ClassicSpec, ClassicSpecError, MAX_MOVETIME_MS};
+pub use spec::{parse_movetime_ms, ClassicSpec, ClassicSpecError, MAX_MOVETIME_MS, MOVETIME_RANGE};
 
 use koshogi_rules::{Game, Move};
 use rand::Rng;

@@ -23,6 +23,8 @@ use super::search::{ClassicConfig, ClassicLimits, MAX_DEPTH};
 pub const DEFAULT_NODES: u64 = 100_000;
 /// Largest `movetime` accepted: one hour.
 pub const MAX_MOVETIME_MS: u64 = 3_600_000;
+/// What [`parse_movetime_ms`] accepts, as its callers' errors say it.
+pub const MOVETIME_RANGE: &str = "milliseconds from 1 to 3600000";
 /// Largest `hash` accepted, in MiB.
 pub const MAX_HASH_MIB: u32 = 4096;
 
@@ -90,10 +92,8 @@ impl ClassicSpec {
             };
             match key {
                 "movetime" => {
-                    spec.movetime_ms = Some(
-                        parse_movetime_ms(value)
-                            .ok_or_else(|| bad("milliseconds from 1 to 3600000"))?,
-                    )
+                    spec.movetime_ms =
+                        Some(parse_movetime_ms(value).ok_or_else(|| bad(MOVETIME_RANGE))?)
                 }
                 "nodes" => {
                     spec.nodes = Some(
@@ -212,6 +212,21 @@ impl fmt::Display for ClassicSpec {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_movetime_range_in_errors_is_the_one_parsed() {
+        assert_eq!(
+            MOVETIME_RANGE,
+            format!("milliseconds from 1 to {MAX_MOVETIME_MS}")
+        );
+        assert_eq!(parse_movetime_ms("1"), Some(1));
+        assert_eq!(
+            parse_movetime_ms(&MAX_MOVETIME_MS.to_string()),
+            Some(MAX_MOVETIME_MS)
+        );
+        assert_eq!(parse_movetime_ms("0"), None);
+        assert_eq!(parse_movetime_ms(&(MAX_MOVETIME_MS + 1).to_string()), None);
+    }
 
     #[test]
     fn reads_every_setting_and_prints_it_back() {
