@@ -12,11 +12,10 @@
 use std::io::Write;
 use std::time::{Duration, Instant};
 
-use crate::memory::peak_resident_mib;
 use koshogi_arena::matches::new_game;
 use koshogi_arena::players::{MctsPlayer, PolicyPlayer};
 use koshogi_arena::{
-    run_match, GreedyPlayer, MatchSettings, MoveRequest, Player, PlayerError, RandomPlayer,
+    run_match, Choice, GreedyPlayer, MatchSettings, MoveRequest, Player, PlayerError, RandomPlayer,
 };
 use koshogi_baselines::alphabeta::{self, SearchLimits, MAX_DEPTH};
 use koshogi_baselines::greedy::greedy_move;
@@ -25,6 +24,7 @@ use koshogi_nn::checkpoint::save;
 use koshogi_nn::{DeviceSpec, Model, ModelConfig, RuntimeConfig};
 use koshogi_rules::{Color, Game, Move, RulesOptions};
 
+use crate::memory::peak_resident_mib;
 use crate::positions::start_and_greedy_game;
 use crate::BenchError;
 
@@ -84,6 +84,19 @@ impl<P: Player<Game>> Player<Game> for Timed<P> {
         self.moves += requests.len() as u64;
         self.calls += 1;
         Ok(moves)
+    }
+
+    /// Forwarded and timed the same way, so a wrapped engine's forfeits stay forfeits.
+    fn choose_or_forfeit(
+        &mut self,
+        requests: &[MoveRequest<'_, Game>],
+    ) -> Result<Vec<Choice<Move>>, PlayerError> {
+        let start = Instant::now();
+        let choices = self.inner.choose_or_forfeit(requests)?;
+        self.busy += start.elapsed();
+        self.moves += requests.len() as u64;
+        self.calls += 1;
+        Ok(choices)
     }
 }
 
