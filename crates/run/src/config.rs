@@ -266,6 +266,14 @@ mod tests {
             same(&value),
             "ablations/search-value.toml changes more than search_value_weight"
         );
+        let (mut alone, _) =
+            RunConfig::load(&root.join("configs/ablations/self-play-only.toml")).unwrap();
+        assert!(!same(&alone) && alone.selfplay.fixed_opponent_fraction == 0.0);
+        alone.selfplay.fixed_opponent_fraction = cpu.selfplay.fixed_opponent_fraction;
+        assert!(
+            same(&alone),
+            "ablations/self-play-only.toml changes more than fixed_opponent_fraction"
+        );
     }
 
     #[test]
