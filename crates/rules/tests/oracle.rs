@@ -289,6 +289,27 @@ fn describe(p: (i32, i32), removed: &[(i32, i32)]) -> String {
     format!("{} x {}", point_name(p), r.join(","))
 }
 
+/// The first leg of a two-leg move from `o` by `a` (a lion's or a cavalry leap's): unless the
+/// point is off the board or blocked, the move may stop there: that effect (the point and what
+/// the leg removed) goes into `dest` and is returned, for the second leg to start from.
+fn first_leg(
+    board: &Board,
+    piece: Piece,
+    o: (i32, i32),
+    a: Rel,
+    dest: &mut BTreeSet<Effect>,
+) -> Option<Effect> {
+    let p1 = board.shift(o, a, piece.color)?;
+    let removed = match landing(board, piece, o, p1, &[]) {
+        Landing::Blocked => return None,
+        Landing::Free => vec![],
+        Landing::Capture => vec![p1],
+    };
+    let stop = effect(p1, &removed);
+    dest.insert(stop.clone());
+    Some(stop)
+}
+
 /// The second leg of a two-leg move landing on `p2`, after the first removed `removed`.
 fn second_leg(
     board: &Board,
@@ -372,19 +393,9 @@ fn oracle(pos: &Position) -> BTreeMap<String, BTreeSet<String>> {
             }
         }
         for &a in &m.lion {
-            let Some(p1) = board.shift(o, a, us) else {
+            let Some((p1, removed)) = first_leg(&board, piece, o, a, &mut dest) else {
                 continue;
             };
-            let first = landing(&board, piece, o, p1, &[]);
-            if first == Landing::Blocked {
-                continue;
-            }
-            let removed = if first == Landing::Capture {
-                vec![p1]
-            } else {
-                vec![]
-            };
-            dest.insert(effect(p1, &removed));
             for &b in &m.lion {
                 if let Some(p2) = board.shift(p1, b, us) {
                     second_leg(&board, piece, o, p2, &removed, &mut dest);
@@ -393,19 +404,9 @@ fn oracle(pos: &Position) -> BTreeMap<String, BTreeSet<String>> {
         }
         if m.cavalry {
             for &a in &KNIGHT {
-                let Some(p1) = board.shift(o, a, us) else {
+                let Some((p1, removed)) = first_leg(&board, piece, o, a, &mut dest) else {
                     continue;
                 };
-                let first = landing(&board, piece, o, p1, &[]);
-                if first == Landing::Blocked {
-                    continue;
-                }
-                let removed = if first == Landing::Capture {
-                    vec![p1]
-                } else {
-                    vec![]
-                };
-                dest.insert(effect(p1, &removed));
                 dest.insert(effect(o, &removed)); // the return leap: pass or igui
                                                   // Same major direction: the 2-component on the same axis with the same sign.
                 for &b in KNIGHT.iter().filter(|b| {
