@@ -1,17 +1,16 @@
 //! Self-play with a real (tiny) network: games finish, the player picks up a new checkpoint,
 //! and the `pool` opponent plays the run's recent checkpoints.
 
-use std::sync::atomic::AtomicBool;
+mod common;
+
 use std::sync::Arc;
 
-use koshogi_mcts::{DriverConfig, SearchConfig};
 use koshogi_nn::{Model, ModelConfig, RuntimeConfig};
-use koshogi_replay::{read_all_shards, shards_dir, Provenance};
+use koshogi_replay::{read_all_shards, shards_dir};
 use koshogi_rules::RulesOptions;
-use koshogi_selfplay::{
-    run_pool, CheckpointFollowingEvaluator, GameBudget, ModelSignals, SelfplayConfig,
-    SelfplayStats, WorkerContext,
-};
+use koshogi_selfplay::{run_pool, CheckpointFollowingEvaluator, ModelSignals, SelfplayConfig};
+
+use common::worker_context;
 
 #[test]
 fn two_games_on_a_tiny_network_and_a_checkpoint_switch() {
@@ -22,7 +21,7 @@ fn two_games_on_a_tiny_network_and_a_checkpoint_switch() {
         max_plies: 12,
         ..small_config()
     };
-    let ctx = context(dir.path(), config, 2, signals.clone(), 3);
+    let ctx = worker_context(dir.path(), config, 2, 4, signals.clone(), 3);
     let make = {
         let checkpoints = checkpoints.clone();
         let signals = signals.clone();
@@ -175,7 +174,7 @@ fn games_against_the_pool_play_recent_checkpoints_and_record_only_the_learner() 
         fixed_opponent: "pool:last=2".parse().unwrap(),
         ..small_config()
     };
-    let mut ctx = context(dir.path(), config, games, signals.clone(), 11);
+    let mut ctx = worker_context(dir.path(), config, games, 4, signals.clone(), 11);
     ctx.pool_runtime = Some(PoolRuntime {
         runtime: RuntimeConfig::default(),
         intra_op_threads: 1,
@@ -233,34 +232,6 @@ fn small_config() -> SelfplayConfig {
         cheap_simulations: 2,
         positions_per_shard: 1000,
         ..SelfplayConfig::default()
-    }
-}
-
-/// A worker context over `run_dir` for `games` games (4-simulation searches, no pool runtime).
-fn context(
-    run_dir: &std::path::Path,
-    config: SelfplayConfig,
-    games: u64,
-    signals: Arc<ModelSignals>,
-    seed: u64,
-) -> WorkerContext {
-    WorkerContext {
-        config,
-        search: SearchConfig {
-            simulations: 4,
-            ..SearchConfig::default()
-        },
-        driver: DriverConfig::default(),
-        rules: RulesOptions::default(),
-        run_dir: run_dir.to_path_buf(),
-        provenance: Provenance::default(),
-        stats: Arc::new(SelfplayStats::default()),
-        budget: Arc::new(GameBudget::new(Some(games))),
-        stop: Arc::new(AtomicBool::new(false)),
-        model: signals,
-        seed,
-        writer_prefix: String::new(),
-        pool_runtime: None,
     }
 }
 
