@@ -4,13 +4,15 @@
 //! against a checkpoint, the training curves, and bad input of every kind answered with a 4xx
 //! JSON error (never a panic), including game names that try to leave the run directory.
 
+mod common;
+
 use std::path::Path;
 
+use common::app;
 use koshogi_nn::fixtures::save_tiny_checkpoint;
-use koshogi_nn::{DeviceSpec, Precision, RuntimeConfig};
 use koshogi_rules::fixtures::capped_selfplay_record;
 use koshogi_rules::{Game, Move, RulesOptions, Square};
-use koshogi_serve::{ApiRequest, ApiResponse, App, AppConfig};
+use koshogi_serve::{ApiRequest, ApiResponse};
 use serde_json::{json, Value};
 
 const RECORD_NAME: &str = "games/game-0000000000000001.txt";
@@ -47,21 +49,6 @@ fn write_run(root: &Path) {
         "name,step,elo,stderr,games,points\nstep-000000000,0,0.0,0.0,4,2\nstep-000000010,10,12.5,40.0,4,2\ngreedy,,250.0,60.0,8,7\n",
     )
     .unwrap();
-}
-
-fn app(root: &Path) -> App {
-    App::new(AppConfig {
-        run_dir: root.to_path_buf(),
-        rules: RulesOptions::default(),
-        runtime: RuntimeConfig {
-            device: DeviceSpec::Cpu,
-            precision: Precision::Float32,
-            channels_last: Some(false),
-        },
-        threads: 1,
-        max_plies: Some(400),
-    })
-    .unwrap()
 }
 
 fn ok(response: ApiResponse) -> Value {
