@@ -1,6 +1,6 @@
-//! Records that the tests of several crates build alike: the shard source's tests here and the
-//! trainer's replay window (koshogi-train) need rows whose board, game and ply matter and whose
-//! search targets do not. One owner for those placeholder targets. Compiled for this crate's
+//! Records that the tests of several crates build alike: the shard source's and the material
+//! outlook's tests here and the trainer's replay window (koshogi-train) need rows whose board,
+//! game and ply matter and whose search targets do not. One owner for those placeholder targets. Compiled for this crate's
 //! tests and behind the `fixtures` feature (which other crates enable only as a
 //! dev-dependency), never in a release build.
 
