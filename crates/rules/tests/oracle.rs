@@ -530,25 +530,34 @@ fn start_position_matches_the_oracle() {
     compare(&Game::new(RulesOptions::default()), "start");
 }
 
-#[test]
-fn random_playout_positions_match_the_oracle() {
-    let playouts: u64 = std::env::var("KOSHOGI_PLAYOUTS")
+/// `KOSHOGI_PLAYOUTS` (default 60): how many seeded random games the playout tests play (the
+/// scramble tests draw five times as many boards); set it higher for a long soak.
+fn playouts() -> u64 {
+    std::env::var("KOSHOGI_PLAYOUTS")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(60);
-    let mut checked = 0;
-    let mut kinds_seen = BTreeSet::new();
-    for seed in 0..playouts {
-        let mut rng = ChaCha8Rng::seed_from_u64(5000 + seed);
+        .unwrap_or(60)
+}
+
+/// Plays [`playouts`] games of uniformly random moves from the start position, game `n` seeded
+/// with `first_seed + n` and stopped at its end or after `max_plies` plies, and calls `visit`
+/// on every `every`-th position of each (the start included) with a context for messages
+/// (`"seed S ply P"`).
+fn for_playout_positions(
+    first_seed: u64,
+    max_plies: u32,
+    every: u32,
+    mut visit: impl FnMut(&Game, &str),
+) {
+    for seed in 0..playouts() {
+        let mut rng = ChaCha8Rng::seed_from_u64(first_seed + seed);
         let mut game = Game::new(RulesOptions::default());
-        for ply in 0..600 {
+        for ply in 0..max_plies {
             if game.outcome().is_some() {
                 break;
             }
-            if ply % 7 == 0 {
-                compare(&game, &format!("seed {seed} ply {ply}"));
-                checked += 1;
-                kinds_seen.extend(game.position().pieces().map(|(_, p)| p.kind.code()));
+            if ply % every == 0 {
+                visit(&game, &format!("seed {seed} ply {ply}"));
             }
             let legal = game.legal_moves();
             if legal.is_empty() {
@@ -557,6 +566,17 @@ fn random_playout_positions_match_the_oracle() {
             game.play(legal[rng.random_range(0..legal.len())]);
         }
     }
+}
+
+#[test]
+fn random_playout_positions_match_the_oracle() {
+    let mut checked = 0;
+    let mut kinds_seen = BTreeSet::new();
+    for_playout_positions(5000, 600, 7, |game, context| {
+        compare(game, context);
+        checked += 1;
+        kinds_seen.extend(game.position().pieces().map(|(_, p)| p.kind.code()));
+    });
     assert!(checked > 100);
     eprintln!(
         "{checked} positions, {} piece types seen: {kinds_seen:?}",
@@ -584,11 +604,7 @@ fn scrambled_ksfen(board: &BTreeMap<usize, String>, seed: u64) -> String {
 /// playouts from the start rarely create (fog, lamp, thunderclap, nets, fortress…).
 #[test]
 fn scrambled_positions_match_the_oracle() {
-    let scrambles: u64 = std::env::var("KOSHOGI_PLAYOUTS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(60)
-        * 5;
+    let scrambles = playouts() * 5;
     const CARRY_PLUS: [&str; 7] = ["Q", "FH", "CA", "PU", "SU", "CU", "DU"];
     for seed in 0..scrambles {
         let mut rng = ChaCha8Rng::seed_from_u64(90_000 + seed);
@@ -779,11 +795,7 @@ fn engine_shots(game: &Game) -> BTreeSet<(String, String, Vec<String>)> {
 
 #[test]
 fn artillery_shots_match_the_oracle_in_scrambles() {
-    let scrambles: u64 = std::env::var("KOSHOGI_PLAYOUTS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(60)
-        * 5;
+    let scrambles = playouts() * 5;
     let shooters = ["LB", "LC", "SB", "CC", "C", "WC", "FW", "CG"];
     let others = [
         "P", "SP", "SU", "HF", "CH", "CU", "WC", "CG", "FG", "E", "DR", "WR", "MA", "B", "D",
@@ -937,11 +949,7 @@ fn engine_priests(game: &Game) -> BTreeSet<(String, String)> {
 
 #[test]
 fn priest_family_effects_match_the_oracle_in_scrambles() {
-    let scrambles: u64 = std::env::var("KOSHOGI_PLAYOUTS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(60)
-        * 5;
+    let scrambles = playouts() * 5;
     let priests = ["TB", "SM", "FG", "HL"];
     let others = [
         "P", "SP", "SU", "HF", "E", "DR", "WR", "TB", "SM", "FG", "HL", "LB", "SK",
@@ -1068,29 +1076,9 @@ fn compare_promotions(game: &Game, context: &str) {
 
 #[test]
 fn promotion_choices_match_the_oracle() {
-    let playouts: u64 = std::env::var("KOSHOGI_PLAYOUTS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(60);
-    for seed in 0..playouts {
-        let mut rng = ChaCha8Rng::seed_from_u64(11_000 + seed);
-        let mut game = Game::new(RulesOptions::default());
-        for ply in 0..500 {
-            if game.outcome().is_some() {
-                break;
-            }
-            if ply % 5 == 0 {
-                compare_promotions(&game, &format!("seed {seed} ply {ply}"));
-            }
-            let legal = game.legal_moves();
-            if legal.is_empty() {
-                break;
-            }
-            game.play(legal[rng.random_range(0..legal.len())]);
-        }
-    }
+    for_playout_positions(11_000, 500, 5, compare_promotions);
     // Scrambles with every type, both colours, commanders and lion pieces close together.
-    for seed in 0..playouts * 5 {
+    for seed in 0..playouts() * 5 {
         let mut rng = ChaCha8Rng::seed_from_u64(12_000 + seed);
         let mut board: BTreeMap<usize, String> = BTreeMap::new();
         board.insert(0, "G".into());
