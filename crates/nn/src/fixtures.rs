@@ -1,6 +1,7 @@
 //! Checkpoints that the tests of several crates write alike: the viewer's API tests
-//! (koshogi-serve) and the system tests of `koshogi serve` each put a random tiny network into
-//! a run directory. One owner for how. Compiled for this crate's tests and behind the
+//! (koshogi-serve), the arena's network players, the engine's sessions, the CLI's `eval` and
+//! `export` tests and the system tests of `koshogi serve` and of engine matches each put a
+//! seeded random tiny network into a checkpoint directory. One owner for how. Compiled for this crate's tests and behind the
 //! `fixtures` feature (which other crates enable only as a dev-dependency), never in a release
 //! build.
 
