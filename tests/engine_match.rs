@@ -99,12 +99,9 @@ impl Drop for EngineUnderTest {
 /// A tiny random-initialised network checkpoint (slower batches than the material evaluator,
 /// like a real network).
 fn tiny_checkpoint(dir: &Path) -> String {
-    tch::manual_seed(3);
-    let model = koshogi_nn::Model::new(&koshogi_nn::ModelConfig::tiny(), tch::Device::Cpu).unwrap();
     let step = dir.join("step-000000001");
-    std::fs::create_dir_all(&step).unwrap();
     let rules = serde_json::to_value(RulesOptions::default()).unwrap();
-    koshogi_nn::checkpoint::save(&model, &step.join("model.json"), 1, rules).unwrap();
+    koshogi_nn::fixtures::save_tiny_checkpoint(&step, 1, 3, rules);
     step.display().to_string()
 }
 

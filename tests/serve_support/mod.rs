@@ -8,55 +8,27 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-use koshogi_rules::game_record::{GameRecord, RecordResult};
-use koshogi_rules::{Game, Move, Position, RulesOptions};
+use koshogi_nn::fixtures::save_tiny_checkpoint;
+use koshogi_rules::fixtures::capped_selfplay_record;
+use koshogi_rules::{Move, RulesOptions};
 
 pub const RECORD_NAME: &str = "games/game-e2e.txt";
 pub const RECORD_PLIES: usize = 8;
 pub const CHECKPOINT: &str = "step-000000010";
 
-/// The recorded game: at each ply a legal move at a varying index, so several pieces move.
+/// The moves of the recorded game ([`capped_selfplay_record`]).
 pub fn recorded_moves() -> Vec<Move> {
-    let mut game = Game::new(RulesOptions::default());
-    (0..RECORD_PLIES)
-        .map(|ply| {
-            let legal = game.legal_moves();
-            let mv = legal[(ply * 37 + 11) % legal.len()];
-            game.play(mv);
-            mv
-        })
-        .collect()
+    capped_selfplay_record(RECORD_PLIES).moves
 }
 
 pub fn write_run(root: &Path) {
     let rules = RulesOptions::default();
     std::fs::create_dir_all(root.join("games")).unwrap();
-    let record = GameRecord {
-        tags: vec![
-            ("Event".into(), "koshogi selfplay".into()),
-            ("Black".into(), "step 10".into()),
-            ("White".into(), "step 10".into()),
-        ],
-        start: Position::startpos(),
-        moves: recorded_moves(),
-        result: Some(RecordResult {
-            winner: None,
-            termination: "max plies".into(),
-        }),
-    };
+    let record = capped_selfplay_record(RECORD_PLIES);
     std::fs::write(root.join(RECORD_NAME), record.to_text(rules).unwrap()).unwrap();
 
-    tch::manual_seed(11);
-    let model = koshogi_nn::Model::new(&koshogi_nn::ModelConfig::tiny(), tch::Device::Cpu).unwrap();
-    let dir = root.join("checkpoints").join(CHECKPOINT);
-    std::fs::create_dir_all(&dir).unwrap();
-    koshogi_nn::checkpoint::save(
-        &model,
-        &dir.join("model.json"),
-        10,
-        serde_json::to_value(rules).unwrap(),
-    )
-    .unwrap();
+    let checkpoint = root.join("checkpoints").join(CHECKPOINT);
+    save_tiny_checkpoint(&checkpoint, 10, 11, serde_json::to_value(rules).unwrap());
 
     let mut events = koshogi_metrics::EventWriter::create(&root.join("tb")).unwrap();
     for step in 1..=10i64 {

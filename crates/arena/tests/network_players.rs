@@ -11,10 +11,9 @@ use koshogi_arena::matches::new_game;
 use koshogi_arena::players::{resolve_card, MctsPlayer, PolicyPlayer};
 use koshogi_arena::GateSettings;
 use koshogi_arena::{run_match, GreedyPlayer, MatchSettings, MoveRequest, Player, RandomPlayer};
-use koshogi_nn::checkpoint::save;
+use koshogi_nn::fixtures::save_tiny_checkpoint;
 use koshogi_nn::{
-    DeviceSpec, EvalPosition, FeatureInput, InferenceModel, Model, ModelConfig, Precision,
-    RuntimeConfig,
+    DeviceSpec, EvalPosition, FeatureInput, InferenceModel, Precision, RuntimeConfig,
 };
 use koshogi_rules::RulesOptions;
 use koshogi_run_store::ladder_csv::read_ladder_csv;
@@ -32,18 +31,9 @@ fn cpu() -> RuntimeConfig {
 
 /// A tiny checkpoint with weights from torch seed `seed`, as the trainer would lay it out.
 fn checkpoint(run: &Path, step: u64, seed: i64) -> PathBuf {
-    tch::manual_seed(seed);
-    let model = Model::new(&ModelConfig::tiny(), tch::Device::Cpu).unwrap();
     let dir = run.join("checkpoints").join(format!("step-{step:09}"));
-    std::fs::create_dir_all(&dir).unwrap();
-    let card = dir.join("model.json");
-    save(
-        &model,
-        &card,
-        step,
-        serde_json::to_value(RulesOptions::default()).unwrap(),
-    )
-    .unwrap();
+    let rules = serde_json::to_value(RulesOptions::default()).unwrap();
+    save_tiny_checkpoint(&dir, step, seed, rules);
     dir
 }
 

@@ -14,6 +14,7 @@
 //!   [`classic_job`]: one `go` of the classical engine instead (`--classic`);
 //!   [`search_control`]: `stop`/`ponderhit`/deadline shared with it; [`info`]: its `info` lines.
 //! * [`in_process`]: the engine as an in-process opponent (`koshogi play`), its replies read back;
+//!   [`terminal_game`]: the game against it on a text terminal that `koshogi play` runs;
 //! * [`output`]: the line sink shared by the engine and its search thread;
 //!   [`line_reader`]: input lines with a length bound (also used by the arena to read engines).
 //! * [`resolve_card`] (from koshogi-nn): a checkpoint given as a model card or as its directory.
@@ -29,6 +30,7 @@ pub mod output;
 pub mod protocol_options;
 pub mod search_control;
 pub mod search_job;
+pub mod terminal_game;
 pub mod time_control;
 
 pub use command::{parse_command, Command, Dialect, GoClock, GoLimits, PositionSpec};

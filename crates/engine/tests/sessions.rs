@@ -423,13 +423,9 @@ fn options_take_effect() {
 
 #[test]
 fn a_checkpoint_can_be_loaded_and_played_with() {
-    tch::manual_seed(1);
     let dir = tempfile::tempdir().unwrap();
-    let model = koshogi_nn::Model::new(&koshogi_nn::ModelConfig::tiny(), tch::Device::Cpu).unwrap();
     let step = dir.path().join("step-000000007");
-    std::fs::create_dir_all(&step).unwrap();
-    koshogi_nn::checkpoint::save(&model, &step.join("model.json"), 7, serde_json::json!({}))
-        .unwrap();
+    koshogi_nn::fixtures::save_tiny_checkpoint(&step, 7, 1, serde_json::json!({}));
     let (mut engine, lines) = engine();
     let set = format!("setoption name model value {}", step.display());
     feed(&mut engine, &[&set, "isready", "go visits 8"]);

@@ -14,12 +14,9 @@ fn koshogi(args: &[&str]) -> Output {
 
 /// A checkpoint as the trainer lays it out, tiny network with weights from torch seed `seed`.
 fn checkpoint(run: &Path, step: u64, seed: i64) {
-    tch::manual_seed(seed);
-    let model = koshogi_nn::Model::new(&koshogi_nn::ModelConfig::tiny(), tch::Device::Cpu).unwrap();
     let dir = run.join("checkpoints").join(format!("step-{step:09}"));
-    std::fs::create_dir_all(&dir).unwrap();
     let rules = serde_json::to_value(koshogi_rules::RulesOptions::default()).unwrap();
-    koshogi_nn::checkpoint::save(&model, &dir.join("model.json"), step, rules).unwrap();
+    koshogi_nn::fixtures::save_tiny_checkpoint(&dir, step, seed, rules);
 }
 
 #[test]

@@ -28,12 +28,8 @@ fn python_with_torch() -> Option<PathBuf> {
 #[test]
 fn export_encode_and_the_example_script_work_together() {
     let dir = tempfile::tempdir().unwrap();
-    tch::manual_seed(2);
-    let model = koshogi_nn::Model::new(&koshogi_nn::ModelConfig::tiny(), tch::Device::Cpu).unwrap();
     let step = dir.path().join("checkpoints/step-000000100");
-    std::fs::create_dir_all(&step).unwrap();
-    koshogi_nn::checkpoint::save(&model, &step.join("model.json"), 100, serde_json::json!({}))
-        .unwrap();
+    koshogi_nn::fixtures::save_tiny_checkpoint(&step, 100, 2, serde_json::json!({}));
     let export = dir.path().join("export");
     let encoded = dir.path().join("encoded");
     let s = |p: &Path| p.to_str().unwrap().to_string();

@@ -16,6 +16,8 @@
 //! * [`hardware`]: native bf16 support and peak memory.
 //! * [`threads`]: libtorch's intra-op thread count, set within bounds, and the name of the
 //!   OpenMP wait-policy variable.
+//! * `fixtures` (this crate's tests, and other crates' tests through the `fixtures` feature):
+//!   a random tiny checkpoint written into a directory.
 //!
 //! `koshogi bench nn` measures this crate from outside, through its public API
 //! (`crates/bench/src/nn.rs`).
@@ -23,6 +25,8 @@
 pub mod checkpoint;
 pub mod config;
 pub mod error;
+#[cfg(any(test, feature = "fixtures"))]
+pub mod fixtures;
 pub mod hardware;
 pub mod inference;
 pub mod model;

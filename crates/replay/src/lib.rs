@@ -18,10 +18,15 @@
 //!
 //! The crate also owns the workspace's `.npy` and `.npz` formats ([`npy`], [`npz`]), which
 //! koshogi-export uses for its arrays too.
+//!
+//! `fixtures` (this crate's tests, and other crates' tests through the `fixtures` feature): a
+//! record with placeholder targets.
 
 pub mod board;
 pub mod end_reason;
 pub mod error;
+#[cfg(any(test, feature = "fixtures"))]
+pub mod fixtures;
 pub mod format;
 pub mod game_to_positions;
 pub mod naming;

@@ -75,27 +75,15 @@ impl ShardSource for LocalShardDir {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fixtures::placeholder_record;
     use crate::training_positions::ShardArrays;
     use crate::writer::ShardDir;
-    use crate::{PositionRecord, Provenance, BOARD_BYTES};
+    use crate::{Provenance, BOARD_BYTES};
 
     fn one_position() -> ShardArrays {
         let mut arrays = ShardArrays::new();
         arrays
-            .push(&PositionRecord {
-                board: [0; BOARD_BYTES],
-                game_id: 1,
-                ply: 0,
-                legal_move_count: 1,
-                played_move: 0,
-                full_search: false,
-                policy: Vec::new(),
-                search_value: 0.0,
-                game_result: 0,
-                moves_left: 1,
-                final_material: 0,
-                end_reason: crate::EndReason::Unknown,
-            })
+            .push(&placeholder_record([0; BOARD_BYTES], 1, 0))
             .unwrap();
         arrays
     }

@@ -5,12 +5,13 @@ mod common;
 
 use std::process::Command;
 
-use common::{arrays_of, find_python, synthetic_game, write_one_shard};
+use common::{arrays_of, synthetic_game, write_one_shard};
 use koshogi_replay::{Provenance, Shard, ShardArrays, ShardDir};
+use koshogi_test_support::find_python;
 
 #[test]
 fn python_reader_agrees_with_rust_reader() {
-    let Some(python) = find_python("json") else {
+    let Some(python) = find_python("numpy, json") else {
         println!(
             "NOTICE: skipped python_reader_agrees_with_rust_reader: no python with numpy found"
         );
@@ -129,7 +130,7 @@ fn python_reader_decodes_boards_to_the_rules_engines_ksfen() {
     use koshogi_rules::{DrawReason, Game, Outcome, RulesOptions};
     use rand::{Rng, SeedableRng};
 
-    let Some(python) = find_python("json") else {
+    let Some(python) = find_python("numpy, json") else {
         println!("NOTICE: skipped python_reader_decodes_boards_to_the_rules_engines_ksfen: no python with numpy found");
         return;
     };

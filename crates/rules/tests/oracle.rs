@@ -289,6 +289,27 @@ fn describe(p: (i32, i32), removed: &[(i32, i32)]) -> String {
     format!("{} x {}", point_name(p), r.join(","))
 }
 
+/// The first leg of a two-leg move from `o` by `a` (a lion's or a cavalry leap's): unless the
+/// point is off the board or blocked, the move may stop there: that effect (the point and what
+/// the leg removed) goes into `dest` and is returned, for the second leg to start from.
+fn first_leg(
+    board: &Board,
+    piece: Piece,
+    o: (i32, i32),
+    a: Rel,
+    dest: &mut BTreeSet<Effect>,
+) -> Option<Effect> {
+    let p1 = board.shift(o, a, piece.color)?;
+    let removed = match landing(board, piece, o, p1, &[]) {
+        Landing::Blocked => return None,
+        Landing::Free => vec![],
+        Landing::Capture => vec![p1],
+    };
+    let stop = effect(p1, &removed);
+    dest.insert(stop.clone());
+    Some(stop)
+}
+
 /// The second leg of a two-leg move landing on `p2`, after the first removed `removed`.
 fn second_leg(
     board: &Board,
@@ -372,19 +393,9 @@ fn oracle(pos: &Position) -> BTreeMap<String, BTreeSet<String>> {
             }
         }
         for &a in &m.lion {
-            let Some(p1) = board.shift(o, a, us) else {
+            let Some((p1, removed)) = first_leg(&board, piece, o, a, &mut dest) else {
                 continue;
             };
-            let first = landing(&board, piece, o, p1, &[]);
-            if first == Landing::Blocked {
-                continue;
-            }
-            let removed = if first == Landing::Capture {
-                vec![p1]
-            } else {
-                vec![]
-            };
-            dest.insert(effect(p1, &removed));
             for &b in &m.lion {
                 if let Some(p2) = board.shift(p1, b, us) {
                     second_leg(&board, piece, o, p2, &removed, &mut dest);
@@ -393,19 +404,9 @@ fn oracle(pos: &Position) -> BTreeMap<String, BTreeSet<String>> {
         }
         if m.cavalry {
             for &a in &KNIGHT {
-                let Some(p1) = board.shift(o, a, us) else {
+                let Some((p1, removed)) = first_leg(&board, piece, o, a, &mut dest) else {
                     continue;
                 };
-                let first = landing(&board, piece, o, p1, &[]);
-                if first == Landing::Blocked {
-                    continue;
-                }
-                let removed = if first == Landing::Capture {
-                    vec![p1]
-                } else {
-                    vec![]
-                };
-                dest.insert(effect(p1, &removed));
                 dest.insert(effect(o, &removed)); // the return leap: pass or igui
                                                   // Same major direction: the 2-component on the same axis with the same sign.
                 for &b in KNIGHT.iter().filter(|b| {
@@ -529,25 +530,34 @@ fn start_position_matches_the_oracle() {
     compare(&Game::new(RulesOptions::default()), "start");
 }
 
-#[test]
-fn random_playout_positions_match_the_oracle() {
-    let playouts: u64 = std::env::var("KOSHOGI_PLAYOUTS")
+/// `KOSHOGI_PLAYOUTS` (default 60): how many seeded random games the playout tests play (the
+/// scramble tests draw five times as many boards); set it higher for a long soak.
+fn playouts() -> u64 {
+    std::env::var("KOSHOGI_PLAYOUTS")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(60);
-    let mut checked = 0;
-    let mut kinds_seen = BTreeSet::new();
-    for seed in 0..playouts {
-        let mut rng = ChaCha8Rng::seed_from_u64(5000 + seed);
+        .unwrap_or(60)
+}
+
+/// Plays [`playouts`] games of uniformly random moves from the start position, game `n` seeded
+/// with `first_seed + n` and stopped at its end or after `max_plies` plies, and calls `visit`
+/// on every `every`-th position of each (the start included) with a context for messages
+/// (`"seed S ply P"`).
+fn for_playout_positions(
+    first_seed: u64,
+    max_plies: u32,
+    every: u32,
+    mut visit: impl FnMut(&Game, &str),
+) {
+    for seed in 0..playouts() {
+        let mut rng = ChaCha8Rng::seed_from_u64(first_seed + seed);
         let mut game = Game::new(RulesOptions::default());
-        for ply in 0..600 {
+        for ply in 0..max_plies {
             if game.outcome().is_some() {
                 break;
             }
-            if ply % 7 == 0 {
-                compare(&game, &format!("seed {seed} ply {ply}"));
-                checked += 1;
-                kinds_seen.extend(game.position().pieces().map(|(_, p)| p.kind.code()));
+            if ply % every == 0 {
+                visit(&game, &format!("seed {seed} ply {ply}"));
             }
             let legal = game.legal_moves();
             if legal.is_empty() {
@@ -556,6 +566,17 @@ fn random_playout_positions_match_the_oracle() {
             game.play(legal[rng.random_range(0..legal.len())]);
         }
     }
+}
+
+#[test]
+fn random_playout_positions_match_the_oracle() {
+    let mut checked = 0;
+    let mut kinds_seen = BTreeSet::new();
+    for_playout_positions(5000, 600, 7, |game, context| {
+        compare(game, context);
+        checked += 1;
+        kinds_seen.extend(game.position().pieces().map(|(_, p)| p.kind.code()));
+    });
     assert!(checked > 100);
     eprintln!(
         "{checked} positions, {} piece types seen: {kinds_seen:?}",
@@ -583,11 +604,7 @@ fn scrambled_ksfen(board: &BTreeMap<usize, String>, seed: u64) -> String {
 /// playouts from the start rarely create (fog, lamp, thunderclap, nets, fortress…).
 #[test]
 fn scrambled_positions_match_the_oracle() {
-    let scrambles: u64 = std::env::var("KOSHOGI_PLAYOUTS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(60)
-        * 5;
+    let scrambles = playouts() * 5;
     const CARRY_PLUS: [&str; 7] = ["Q", "FH", "CA", "PU", "SU", "CU", "DU"];
     for seed in 0..scrambles {
         let mut rng = ChaCha8Rng::seed_from_u64(90_000 + seed);
@@ -778,11 +795,7 @@ fn engine_shots(game: &Game) -> BTreeSet<(String, String, Vec<String>)> {
 
 #[test]
 fn artillery_shots_match_the_oracle_in_scrambles() {
-    let scrambles: u64 = std::env::var("KOSHOGI_PLAYOUTS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(60)
-        * 5;
+    let scrambles = playouts() * 5;
     let shooters = ["LB", "LC", "SB", "CC", "C", "WC", "FW", "CG"];
     let others = [
         "P", "SP", "SU", "HF", "CH", "CU", "WC", "CG", "FG", "E", "DR", "WR", "MA", "B", "D",
@@ -936,11 +949,7 @@ fn engine_priests(game: &Game) -> BTreeSet<(String, String)> {
 
 #[test]
 fn priest_family_effects_match_the_oracle_in_scrambles() {
-    let scrambles: u64 = std::env::var("KOSHOGI_PLAYOUTS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(60)
-        * 5;
+    let scrambles = playouts() * 5;
     let priests = ["TB", "SM", "FG", "HL"];
     let others = [
         "P", "SP", "SU", "HF", "E", "DR", "WR", "TB", "SM", "FG", "HL", "LB", "SK",
@@ -1067,29 +1076,9 @@ fn compare_promotions(game: &Game, context: &str) {
 
 #[test]
 fn promotion_choices_match_the_oracle() {
-    let playouts: u64 = std::env::var("KOSHOGI_PLAYOUTS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(60);
-    for seed in 0..playouts {
-        let mut rng = ChaCha8Rng::seed_from_u64(11_000 + seed);
-        let mut game = Game::new(RulesOptions::default());
-        for ply in 0..500 {
-            if game.outcome().is_some() {
-                break;
-            }
-            if ply % 5 == 0 {
-                compare_promotions(&game, &format!("seed {seed} ply {ply}"));
-            }
-            let legal = game.legal_moves();
-            if legal.is_empty() {
-                break;
-            }
-            game.play(legal[rng.random_range(0..legal.len())]);
-        }
-    }
+    for_playout_positions(11_000, 500, 5, compare_promotions);
     // Scrambles with every type, both colours, commanders and lion pieces close together.
-    for seed in 0..playouts * 5 {
+    for seed in 0..playouts() * 5 {
         let mut rng = ChaCha8Rng::seed_from_u64(12_000 + seed);
         let mut board: BTreeMap<usize, String> = BTreeMap::new();
         board.insert(0, "G".into());

@@ -1,17 +1,18 @@
 //! Self-play with a real (tiny) network: games finish, the player picks up a new checkpoint,
 //! and the `pool` opponent plays the run's recent checkpoints.
 
-use std::sync::atomic::AtomicBool;
+mod common;
+
+use std::path::Path;
 use std::sync::Arc;
 
-use koshogi_mcts::{DriverConfig, SearchConfig};
+use koshogi_mcts::EvalError;
 use koshogi_nn::{Model, ModelConfig, RuntimeConfig};
-use koshogi_replay::{read_all_shards, shards_dir, Provenance};
+use koshogi_replay::{read_all_shards, shards_dir};
 use koshogi_rules::RulesOptions;
-use koshogi_selfplay::{
-    run_pool, CheckpointFollowingEvaluator, GameBudget, ModelSignals, SelfplayConfig,
-    SelfplayStats, WorkerContext,
-};
+use koshogi_selfplay::{run_pool, CheckpointFollowingEvaluator, ModelSignals, SelfplayConfig};
+
+use common::worker_context;
 
 #[test]
 fn two_games_on_a_tiny_network_and_a_checkpoint_switch() {
@@ -22,21 +23,11 @@ fn two_games_on_a_tiny_network_and_a_checkpoint_switch() {
         max_plies: 12,
         ..small_config()
     };
-    let ctx = context(dir.path(), config, 2, signals.clone(), 3);
+    let ctx = worker_context(dir.path(), config, 2, 4, signals.clone(), 3);
     let make = {
         let checkpoints = checkpoints.clone();
         let signals = signals.clone();
-        move |worker: usize| {
-            CheckpointFollowingEvaluator::new(
-                checkpoints.clone(),
-                &ModelConfig::tiny(),
-                RuntimeConfig::default(),
-                1,
-                signals.clone(),
-                worker,
-                false,
-            )
-        }
+        move |worker: usize| evaluator(&checkpoints, &signals, worker, false)
     };
     run_pool(&ctx, make.clone()).unwrap();
     assert_eq!(ctx.stats.snapshot().games, 2);
@@ -48,16 +39,8 @@ fn two_games_on_a_tiny_network_and_a_checkpoint_switch() {
     assert_eq!(signals.step(0), 0, "no checkpoint yet: random network");
 
     // A trainer writes step 5; the next evaluator built for the run starts from it.
-    let step_dir = checkpoints.join("step-000000005");
-    std::fs::create_dir_all(&step_dir).unwrap();
     let model = Model::new(&ModelConfig::tiny(), tch::Device::Cpu).unwrap();
-    koshogi_nn::checkpoint::save(
-        &model,
-        &step_dir.join("model.json"),
-        5,
-        serde_json::json!({}),
-    )
-    .unwrap();
+    save_checkpoint(&model, &checkpoints, 5);
     let evaluator = make(0).unwrap();
     assert_eq!(evaluator.loaded_step(), Some(5));
     assert_eq!(signals.step(0), 5);
@@ -72,18 +55,7 @@ fn with_gating_the_accepted_checkpoint_plays_not_the_newest() {
         save_checkpoint(&model, dir.path(), step);
     }
     let signals = Arc::new(ModelSignals::new(2));
-    let make = || {
-        CheckpointFollowingEvaluator::new(
-            dir.path().to_path_buf(),
-            &ModelConfig::tiny(),
-            RuntimeConfig::default(),
-            1,
-            signals.clone(),
-            0,
-            true,
-        )
-        .unwrap()
-    };
+    let make = || evaluator(dir.path(), &signals, 0, true).unwrap();
     assert_eq!(
         make().loaded_step(),
         None,
@@ -95,16 +67,7 @@ fn with_gating_the_accepted_checkpoint_plays_not_the_newest() {
         Some(5),
         "the accepted step 5, not the newest step 9"
     );
-    let ungated = CheckpointFollowingEvaluator::new(
-        dir.path().to_path_buf(),
-        &ModelConfig::tiny(),
-        RuntimeConfig::default(),
-        1,
-        signals.clone(),
-        0,
-        false,
-    )
-    .unwrap();
+    let ungated = evaluator(dir.path(), &signals, 0, false).unwrap();
     assert_eq!(ungated.loaded_step(), Some(9));
 }
 
@@ -117,18 +80,7 @@ fn each_workers_evaluator_picks_up_a_new_checkpoint_on_its_own_request() {
     let save = |step: u64| save_checkpoint(&model, dir.path(), step);
     save(5);
     let signals = Arc::new(ModelSignals::new(2));
-    let make = |worker| {
-        CheckpointFollowingEvaluator::new(
-            dir.path().to_path_buf(),
-            &ModelConfig::tiny(),
-            RuntimeConfig::default(),
-            1,
-            signals.clone(),
-            worker,
-            false,
-        )
-        .unwrap()
-    };
+    let make = |worker| evaluator(dir.path(), &signals, worker, false).unwrap();
     let (mut first, mut second) = (make(0), make(1));
     assert_eq!((signals.step(0), signals.step(1)), (5, 5));
     save(9);
@@ -175,21 +127,13 @@ fn games_against_the_pool_play_recent_checkpoints_and_record_only_the_learner() 
         fixed_opponent: "pool:last=2".parse().unwrap(),
         ..small_config()
     };
-    let mut ctx = context(dir.path(), config, games, signals.clone(), 11);
+    let mut ctx = worker_context(dir.path(), config, games, 4, signals.clone(), 11);
     ctx.pool_runtime = Some(PoolRuntime {
         runtime: RuntimeConfig::default(),
         intra_op_threads: 1,
     });
     run_pool(&ctx, move |worker| {
-        CheckpointFollowingEvaluator::new(
-            checkpoints.clone(),
-            &ModelConfig::tiny(),
-            RuntimeConfig::default(),
-            1,
-            signals.clone(),
-            worker,
-            false,
-        )
+        evaluator(&checkpoints, &signals, worker, false)
     })
     .unwrap();
     let totals = ctx.stats.snapshot();
@@ -236,36 +180,27 @@ fn small_config() -> SelfplayConfig {
     }
 }
 
-/// A worker context over `run_dir` for `games` games (4-simulation searches, no pool runtime).
-fn context(
-    run_dir: &std::path::Path,
-    config: SelfplayConfig,
-    games: u64,
-    signals: Arc<ModelSignals>,
-    seed: u64,
-) -> WorkerContext {
-    WorkerContext {
-        config,
-        search: SearchConfig {
-            simulations: 4,
-            ..SearchConfig::default()
-        },
-        driver: DriverConfig::default(),
-        rules: RulesOptions::default(),
-        run_dir: run_dir.to_path_buf(),
-        provenance: Provenance::default(),
-        stats: Arc::new(SelfplayStats::default()),
-        budget: Arc::new(GameBudget::new(Some(games))),
-        stop: Arc::new(AtomicBool::new(false)),
-        model: signals,
-        seed,
-        writer_prefix: String::new(),
-        pool_runtime: None,
-    }
+/// Worker `worker`'s evaluator of a tiny network following the checkpoints in `checkpoints`
+/// (default runtime, one intra-op thread), only the accepted ones if `gated`.
+fn evaluator(
+    checkpoints: &Path,
+    signals: &Arc<ModelSignals>,
+    worker: usize,
+    gated: bool,
+) -> Result<CheckpointFollowingEvaluator, EvalError> {
+    CheckpointFollowingEvaluator::new(
+        checkpoints.to_path_buf(),
+        &ModelConfig::tiny(),
+        RuntimeConfig::default(),
+        1,
+        signals.clone(),
+        worker,
+        gated,
+    )
 }
 
 /// Writes `model` as checkpoint `step` under `checkpoints`.
-fn save_checkpoint(model: &Model, checkpoints: &std::path::Path, step: u64) {
+fn save_checkpoint(model: &Model, checkpoints: &Path, step: u64) {
     let step_dir = checkpoints.join(format!("step-{step:09}"));
     std::fs::create_dir_all(&step_dir).unwrap();
     koshogi_nn::checkpoint::save(

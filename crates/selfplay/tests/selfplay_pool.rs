@@ -1,38 +1,22 @@
 //! Self-play end to end with the cheap material evaluator: games are played, every move becomes
 //! a shard position with consistent targets, and every game a record that replays.
 
-use std::sync::atomic::AtomicBool;
+mod common;
+
 use std::sync::Arc;
 
-use koshogi_mcts::{material::MaterialEvaluator, DriverConfig, SearchConfig};
-use koshogi_replay::{board, list_shards, read_all_shards, shards_dir, Provenance};
+use koshogi_mcts::material::MaterialEvaluator;
+use koshogi_replay::{board, list_shards, read_all_shards, shards_dir};
 use koshogi_rules::game_record::GameRecord;
 use koshogi_rules::{Color, Game, RulesOptions};
 use koshogi_selfplay::fixed_opponent::FixedOpponent;
 use koshogi_selfplay::{
-    run_pool, CapResult, GameBudget, ModelSignals, OpponentStage, ResignConfig, SelfplayConfig,
-    SelfplayStats, WorkerContext,
+    run_pool, CapResult, ModelSignals, OpponentStage, ResignConfig, SelfplayConfig, WorkerContext,
 };
 
+/// [`common::worker_context`] with this file's searches (8 visits) and seed (7).
 fn context(run_dir: &std::path::Path, games: u64, config: SelfplayConfig) -> WorkerContext {
-    WorkerContext {
-        config,
-        search: SearchConfig {
-            simulations: 8,
-            ..SearchConfig::default()
-        },
-        driver: DriverConfig::default(),
-        rules: RulesOptions::default(),
-        run_dir: run_dir.to_path_buf(),
-        provenance: Provenance::default(),
-        stats: Arc::new(SelfplayStats::default()),
-        budget: Arc::new(GameBudget::new(Some(games))),
-        stop: Arc::new(AtomicBool::new(false)),
-        model: Arc::new(ModelSignals::new(4)),
-        seed: 7,
-        writer_prefix: String::new(),
-        pool_runtime: None,
-    }
+    common::worker_context(run_dir, config, games, 8, Arc::new(ModelSignals::new(4)), 7)
 }
 
 fn small_config() -> SelfplayConfig {

@@ -4,61 +4,37 @@
 //! against a checkpoint, the training curves, and bad input of every kind answered with a 4xx
 //! JSON error (never a panic), including game names that try to leave the run directory.
 
+mod common;
+
 use std::path::Path;
 
-use koshogi_nn::{checkpoint, DeviceSpec, Model, ModelConfig, Precision, RuntimeConfig};
-use koshogi_rules::game_record::{GameRecord, RecordResult};
+use common::app;
+use koshogi_nn::fixtures::save_tiny_checkpoint;
+use koshogi_rules::fixtures::capped_selfplay_record;
 use koshogi_rules::{Game, Move, RulesOptions, Square};
-use koshogi_serve::{ApiRequest, ApiResponse, App, AppConfig};
+use koshogi_serve::{ApiRequest, ApiResponse};
 use serde_json::{json, Value};
 
 const RECORD_NAME: &str = "games/game-0000000000000001.txt";
 const CHECKPOINT: &str = "step-000000010";
 
-/// Eight plies: at each ply the legal move at a fixed index (varied, so pieces other than the
-/// first one generated move).
+/// The recorded game's plies.
+const RECORD_PLIES: usize = 8;
+
+/// The moves of the recorded game ([`capped_selfplay_record`]).
 fn recorded_moves() -> Vec<Move> {
-    let mut game = Game::new(RulesOptions::default());
-    let mut moves = Vec::new();
-    for ply in 0..8 {
-        let legal = game.legal_moves();
-        let mv = legal[(ply * 37 + 11) % legal.len()];
-        game.play(mv);
-        moves.push(mv);
-    }
-    moves
+    capped_selfplay_record(RECORD_PLIES).moves
 }
 
 fn write_run(root: &Path) {
     let rules = RulesOptions::default();
     std::fs::create_dir_all(root.join("games")).unwrap();
-    let record = GameRecord {
-        tags: vec![
-            ("Event".into(), "koshogi selfplay".into()),
-            ("Black".into(), "step 10".into()),
-            ("White".into(), "step 10".into()),
-        ],
-        start: koshogi_rules::Position::startpos(),
-        moves: recorded_moves(),
-        result: Some(RecordResult {
-            winner: None,
-            termination: "max plies".into(),
-        }),
-    };
+    let record = capped_selfplay_record(RECORD_PLIES);
     std::fs::write(root.join(RECORD_NAME), record.to_text(rules).unwrap()).unwrap();
     std::fs::write(root.join("secret.txt"), "not a record").unwrap();
 
-    tch::manual_seed(7);
-    let model = Model::new(&ModelConfig::tiny(), tch::Device::Cpu).unwrap();
-    let dir = root.join("checkpoints").join(CHECKPOINT);
-    std::fs::create_dir_all(&dir).unwrap();
-    checkpoint::save(
-        &model,
-        &dir.join("model.json"),
-        10,
-        serde_json::to_value(rules).unwrap(),
-    )
-    .unwrap();
+    let checkpoint = root.join("checkpoints").join(CHECKPOINT);
+    save_tiny_checkpoint(&checkpoint, 10, 7, serde_json::to_value(rules).unwrap());
 
     let mut trainer = koshogi_metrics::EventWriter::create(&root.join("tb")).unwrap();
     trainer
@@ -73,21 +49,6 @@ fn write_run(root: &Path) {
         "name,step,elo,stderr,games,points\nstep-000000000,0,0.0,0.0,4,2\nstep-000000010,10,12.5,40.0,4,2\ngreedy,,250.0,60.0,8,7\n",
     )
     .unwrap();
-}
-
-fn app(root: &Path) -> App {
-    App::new(AppConfig {
-        run_dir: root.to_path_buf(),
-        rules: RulesOptions::default(),
-        runtime: RuntimeConfig {
-            device: DeviceSpec::Cpu,
-            precision: Precision::Float32,
-            channels_last: Some(false),
-        },
-        threads: 1,
-        max_plies: Some(400),
-    })
-    .unwrap()
 }
 
 fn ok(response: ApiResponse) -> Value {

@@ -5,30 +5,18 @@
 //! do not stop the server answering others, and HEAD, `Cache-Control` and content types are as
 //! the page expects.
 
+mod common;
+
 use std::io::{ErrorKind, Read, Write};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpStream};
 use std::time::{Duration, Instant};
 
-use koshogi_nn::{DeviceSpec, Precision, RuntimeConfig};
-use koshogi_rules::RulesOptions;
 use koshogi_serve::api::MAX_BODY_BYTES;
-use koshogi_serve::{App, AppConfig, RunningServer};
+use koshogi_serve::RunningServer;
 
 /// A server on an empty run directory (enough for `/api/run`, `/api/games` and the page).
 fn start(root: &std::path::Path) -> RunningServer {
-    let app = App::new(AppConfig {
-        run_dir: root.to_path_buf(),
-        rules: RulesOptions::default(),
-        runtime: RuntimeConfig {
-            device: DeviceSpec::Cpu,
-            precision: Precision::Float32,
-            channels_last: Some(false),
-        },
-        threads: 1,
-        max_plies: Some(400),
-    })
-    .unwrap();
-    RunningServer::start(app, IpAddr::V4(Ipv4Addr::LOCALHOST), 0).unwrap()
+    RunningServer::start(common::app(root), IpAddr::V4(Ipv4Addr::LOCALHOST), 0).unwrap()
 }
 
 /// What came back: status, head (lower-cased) and body.

@@ -562,7 +562,8 @@ mod tests {
 
     #[test]
     fn repetition_counts_follow_each_game_in_ply_order() {
-        use koshogi_replay::{PositionRecord, BOARD_BYTES};
+        use koshogi_replay::fixtures::placeholder_record;
+        use koshogi_replay::BOARD_BYTES;
         let board = |tag: u8| {
             let mut b = [0u8; BOARD_BYTES];
             b[0] = tag;
@@ -580,20 +581,7 @@ mod tests {
         ];
         for (ply, (game_id, tag)) in rows.into_iter().enumerate() {
             arrays
-                .push(&PositionRecord {
-                    board: board(tag as u8),
-                    game_id,
-                    ply: ply as u32,
-                    legal_move_count: 1,
-                    played_move: 0,
-                    full_search: false,
-                    policy: Vec::new(),
-                    search_value: 0.0,
-                    game_result: 0,
-                    moves_left: 1,
-                    final_material: 0,
-                    end_reason: koshogi_replay::EndReason::Unknown,
-                })
+                .push(&placeholder_record(board(tag as u8), game_id, ply as u32))
                 .unwrap();
         }
         assert_eq!(arrays.repetition_counts(), vec![1, 1, 2, 2, 3, 1, 1]);

@@ -152,6 +152,7 @@ fn balance_ahead(arrays: &ShardArrays, balances: &[f32], row: usize, plies_on: u
 mod tests {
     use super::*;
     use crate::board::encode_position;
+    use crate::fixtures::placeholder_record;
     use crate::training_positions::PositionRecord;
     use koshogi_rules::material::MATERIAL_TEMPERATURE;
     use koshogi_rules::{Color, Position};
@@ -181,18 +182,9 @@ mod tests {
                 position.set_side_to_move(mover);
                 let sign = if mover == Color::Black { 1 } else { -1 };
                 PositionRecord {
-                    board: encode_position(&position),
-                    game_id: id,
-                    ply,
-                    legal_move_count: 1,
-                    played_move: 0,
-                    full_search: false,
-                    policy: Vec::new(),
-                    search_value: 0.0,
                     game_result: sign * result_for_black,
                     moves_left: plies - ply,
-                    final_material: 0,
-                    end_reason: crate::EndReason::Unknown,
+                    ..placeholder_record(encode_position(&position), id, ply)
                 }
             })
             .collect()

@@ -1,4 +1,4 @@
-//! Helpers shared by the replay integration tests: synthetic games and locating Python.
+//! Helpers shared by the replay integration tests: synthetic games and one-shard writing.
 
 #![allow(dead_code)]
 
@@ -74,11 +74,6 @@ pub fn synthetic_game(
             }
         })
         .collect()
-}
-
-/// A Python interpreter with numpy and `module` (see `koshogi_test_support::find_python`).
-pub fn find_python(module: &str) -> Option<PathBuf> {
-    koshogi_test_support::find_python(&format!("numpy, {module}"))
 }
 
 /// `records` as the columns of one shard, pushed in order (so with the float16 rounding a
