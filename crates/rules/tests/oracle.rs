@@ -10,7 +10,7 @@ mod common;
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use common::ksfen;
+use common::{ksfen, playouts};
 
 use koshogi_rules::{Color, Game, Piece, Position, RulesOptions, Square};
 use rand::{Rng, SeedableRng};
@@ -528,15 +528,6 @@ fn compare(game: &Game, context: &str) {
 #[test]
 fn start_position_matches_the_oracle() {
     compare(&Game::new(RulesOptions::default()), "start");
-}
-
-/// `KOSHOGI_PLAYOUTS` (default 60): how many seeded random games the playout tests play (the
-/// scramble tests draw five times as many boards); set it higher for a long soak.
-fn playouts() -> u64 {
-    std::env::var("KOSHOGI_PLAYOUTS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(60)
 }
 
 /// Plays [`playouts`] games of uniformly random moves from the start position, game `n` seeded

@@ -6,19 +6,14 @@
 //! `KOSHOGI_PLAYOUTS` (default 60) and `KOSHOGI_PLAYOUT_PLIES` (default 400) scale the run; e.g.
 //! `KOSHOGI_PLAYOUTS=3000 cargo test -p koshogi-rules --test properties` for a long soak.
 
+mod common;
+
 use std::collections::HashSet;
 
 use koshogi_rules::notation::{format_hodges, parse_canonical, parse_hodges};
 use koshogi_rules::{FlameMode, Game, Move, Position, RulesOptions, Square};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-
-fn env_or(name: &str, default: usize) -> usize {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
 
 /// The effect key of §4.10.
 fn effect(m: &Move) -> (Square, Square, Vec<Square>, koshogi_rules::Promotion) {
@@ -115,8 +110,8 @@ fn check_position(
 
 #[test]
 fn random_playouts_keep_every_invariant() {
-    let playouts = env_or("KOSHOGI_PLAYOUTS", 60);
-    let max_plies = env_or("KOSHOGI_PLAYOUT_PLIES", 400);
+    let playouts = common::playouts() as usize;
+    let max_plies = common::env_count("KOSHOGI_PLAYOUT_PLIES", 400) as usize;
     let opts = RulesOptions::default();
     let mut total_positions = 0usize;
     let mut finished = 0usize;
@@ -167,7 +162,7 @@ fn playouts_under_alternative_rules_keep_the_invariants() {
         r#"{"shoot_mode":"either","flame_mode":"tenjiku_like","rule1_includes_promoted":true,"kiko_substitutes":true}"#,
         r#"{"shoot_mode":"stationary_only","burn_exempt":"priest_family","guards_promote":"cascade_only","promoted_banner_commands":false}"#,
     ];
-    let playouts = env_or("KOSHOGI_PLAYOUTS", 60).div_ceil(10);
+    let playouts = (common::playouts() as usize).div_ceil(10);
     for (v, json) in variants.iter().enumerate() {
         let opts: RulesOptions = serde_json::from_str(json).expect("valid options");
         for seed in 0..playouts as u64 {

@@ -11,6 +11,21 @@ use std::path::Path;
 
 use koshogi_rules::{Color, Game, Move, Position, Promotion, RulesOptions, Square};
 
+/// A count from the environment variable `name`, `default` where it is unset or not a number:
+/// how the long-running tests are scaled up for a soak.
+pub fn env_count(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// `KOSHOGI_PLAYOUTS` (default 60): how many seeded random games the playout tests play (the
+/// oracle's scramble tests draw five times as many boards); set it higher for a long soak.
+pub fn playouts() -> u64 {
+    env_count("KOSHOGI_PLAYOUTS", 60)
+}
+
 /// The lines of a fixture file with their numbers, comments (`#` to the end of the line) and
 /// blank lines dropped.
 pub fn content_lines(path: &Path) -> Vec<(usize, String)> {
