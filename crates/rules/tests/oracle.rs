@@ -590,6 +590,46 @@ fn scrambled_ksfen(board: &BTreeMap<usize, String>, seed: u64) -> String {
     ksfen(&refs, if seed.is_multiple_of(2) { 'b' } else { 'w' })
 }
 
+/// A dense scramble in the 9×9 box of files and ranks 6–14 (dense enough that lines are often
+/// occupied), drawn by `rng`: both generals in their corners, `featured` pieces (the types under
+/// test) of the side to move (Black for an even `seed`, White for an odd one) until the board
+/// holds `featured_count` more, then `others` of either colour until it holds `total` pieces.
+/// Returns the board as [`scrambled_ksfen`] reads it.
+fn box_scramble(
+    rng: &mut ChaCha8Rng,
+    seed: u64,
+    featured: &[&str],
+    featured_count: usize,
+    others: &[&str],
+    total: usize,
+) -> BTreeMap<usize, String> {
+    let box_point = |rng: &mut ChaCha8Rng| {
+        let f = rng.random_range(6..=14u8);
+        let r = rng.random_range(6..=14u8);
+        Square::new(f, r).unwrap().index()
+    };
+    let mut board: BTreeMap<usize, String> = BTreeMap::new();
+    board.insert(0, "G".into());
+    board.insert(360, "g".into());
+    while board.len() < 2 + featured_count {
+        let p = box_point(rng);
+        let mut t = featured[rng.random_range(0..featured.len())].to_string();
+        if seed % 2 == 1 {
+            t = t.to_lowercase();
+        }
+        board.entry(p).or_insert(t);
+    }
+    while board.len() < total {
+        let p = box_point(rng);
+        let mut t = others[rng.random_range(0..others.len())].to_string();
+        if rng.random_bool(0.5) {
+            t = t.to_lowercase();
+        }
+        board.entry(p).or_insert(t);
+    }
+    board
+}
+
 /// Random scrambles: both generals plus 50 pieces of random types (all 57, promoted flags
 /// included) on random points, then a few random plies from each. Reaches the types that random
 /// playouts from the start rarely create (fog, lamp, thunderclap, nets, fortress…).
@@ -794,31 +834,8 @@ fn artillery_shots_match_the_oracle_in_scrambles() {
     let mut shots_seen = 0;
     for seed in 0..scrambles {
         let mut rng = ChaCha8Rng::seed_from_u64(70_000 + seed);
-        let mut board: BTreeMap<usize, String> = BTreeMap::new();
-        // Dense enough that lines are often occupied: 8 shooters and 60 others in a 9x9 box.
-        let box_point = |rng: &mut ChaCha8Rng| {
-            let f = rng.random_range(6..=14u8);
-            let r = rng.random_range(6..=14u8);
-            Square::new(f, r).unwrap().index()
-        };
-        board.insert(0, "G".into());
-        board.insert(360, "g".into());
-        while board.len() < 10 {
-            let p = box_point(&mut rng);
-            let mut t = shooters[rng.random_range(0..shooters.len())].to_string();
-            if seed % 2 == 1 {
-                t = t.to_lowercase();
-            }
-            board.entry(p).or_insert(t);
-        }
-        while board.len() < 40 {
-            let p = box_point(&mut rng);
-            let mut t = others[rng.random_range(0..others.len())].to_string();
-            if rng.random_bool(0.5) {
-                t = t.to_lowercase();
-            }
-            board.entry(p).or_insert(t);
-        }
+        // 8 shooters of the side to move and 30 others.
+        let board = box_scramble(&mut rng, seed, &shooters, 8, &others, 40);
         let text = scrambled_ksfen(&board, seed);
         let game = Game::from_position(
             Position::from_ksfen(&text).unwrap(),
@@ -948,28 +965,8 @@ fn priest_family_effects_match_the_oracle_in_scrambles() {
     let mut shots_seen = 0;
     for seed in 0..scrambles {
         let mut rng = ChaCha8Rng::seed_from_u64(30_000 + seed);
-        let box_point = |rng: &mut ChaCha8Rng| {
-            Square::new(rng.random_range(6..=14u8), rng.random_range(6..=14u8))
-                .unwrap()
-                .index()
-        };
-        let mut board: BTreeMap<usize, String> = BTreeMap::new();
-        board.insert(0, "G".into());
-        board.insert(360, "g".into());
-        while board.len() < 6 {
-            let mut t = priests[rng.random_range(0..priests.len())].to_string();
-            if seed % 2 == 1 {
-                t = t.to_lowercase();
-            }
-            board.entry(box_point(&mut rng)).or_insert(t);
-        }
-        while board.len() < 36 {
-            let mut t = others[rng.random_range(0..others.len())].to_string();
-            if rng.random_bool(0.5) {
-                t = t.to_lowercase();
-            }
-            board.entry(box_point(&mut rng)).or_insert(t);
-        }
+        // 4 priests of the side to move and 30 others.
+        let board = box_scramble(&mut rng, seed, &priests, 4, &others, 36);
         let text = scrambled_ksfen(&board, seed);
         let game = Game::from_position(
             Position::from_ksfen(&text).unwrap(),
