@@ -145,17 +145,7 @@ fn amb10_thunderclap_kosho() {
         &[("TC", "10j"), ("TB", "2s")],
         'b',
     );
-    let knight = [
-        (1, 2),
-        (-1, 2),
-        (1, -2),
-        (-1, -2),
-        (2, 1),
-        (-2, 1),
-        (2, -1),
-        (-2, -1),
-    ];
-    assert_eq!(destinations(&g, "10j"), offsets_black("10j", &knight));
+    assert_eq!(destinations(&g, "10j"), offsets_black("10j", &KNIGHT_JUMPS));
     assert_eq!(moves_from(&g, "10j").len(), 8);
 }
 

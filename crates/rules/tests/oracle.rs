@@ -32,16 +32,7 @@ const DIAG: [Rel; 4] = [FL, FR, BL, BR];
 const KING: [Rel; 8] = [F, B, L, R, FL, FR, BL, BR];
 const DABBABA: [Rel; 4] = [(0, 2), (0, -2), (2, 0), (-2, 0)];
 const ALFIL: [Rel; 4] = [(2, 2), (-2, 2), (2, -2), (-2, -2)];
-const KNIGHT: [Rel; 8] = [
-    (1, 2),
-    (-1, 2),
-    (1, -2),
-    (-1, -2),
-    (2, 1),
-    (-2, 1),
-    (2, -1),
-    (-2, -1),
-];
+const KNIGHT: [Rel; 8] = common::KNIGHT_JUMPS;
 
 /// How one type moves (§5.12a), in the owner's frame.
 #[derive(Default)]

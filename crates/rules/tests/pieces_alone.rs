@@ -159,19 +159,7 @@ fn step_movers_reach_exactly_their_neighbours() {
                 (-2, -2),
             ],
         ),
-        (
-            "HS",
-            vec![
-                (1, 2),
-                (-1, 2),
-                (1, -2),
-                (-1, -2),
-                (2, 1),
-                (-2, 1),
-                (2, -1),
-                (-2, -1),
-            ],
-        ),
+        ("HS", KNIGHT_JUMPS.to_vec()),
         (
             "TB",
             vec![
@@ -217,16 +205,7 @@ fn step_movers_reach_exactly_their_neighbours() {
 fn cavalry_double_leaps_share_the_major_direction() {
     // §5.10 / AMB-32: single leaps (8), same-major doubles (0,±4),(±2,±4),(±4,0),(±4,±2), the pass.
     let g = game(position_with_generals(&[("CA", "10k")], 'b'));
-    let mut offsets = vec![
-        (1, 2),
-        (-1, 2),
-        (1, -2),
-        (-1, -2),
-        (2, 1),
-        (-2, 1),
-        (2, -1),
-        (-2, -1),
-    ];
+    let mut offsets = KNIGHT_JUMPS.to_vec();
     offsets.extend([
         (0, 4),
         (2, 4),

@@ -11,6 +11,19 @@ use std::path::Path;
 
 use koshogi_rules::{Color, Game, Move, Position, Promotion, RulesOptions, Square};
 
+/// The knight's eight jumps (file, rank), in the owner's frame: the horse soldier's move
+/// and the single leaps of the cavalry and the thunderclap.
+pub const KNIGHT_JUMPS: [(i32, i32); 8] = [
+    (1, 2),
+    (-1, 2),
+    (1, -2),
+    (-1, -2),
+    (2, 1),
+    (-2, 1),
+    (2, -1),
+    (-2, -1),
+];
+
 /// A count from the environment variable `name`, `default` where it is unset or not a number:
 /// how the long-running tests are scaled up for a soak.
 pub fn env_count(name: &str, default: u64) -> u64 {
