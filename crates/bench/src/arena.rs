@@ -67,6 +67,20 @@ impl<P> Timed<P> {
             busy: Duration::ZERO,
         }
     }
+
+    /// Runs `ask` on the wrapped player for `requests` moves, counting its time and moves.
+    fn timed<T>(
+        &mut self,
+        requests: usize,
+        ask: impl FnOnce(&mut P) -> Result<T, PlayerError>,
+    ) -> Result<T, PlayerError> {
+        let start = Instant::now();
+        let answer = ask(&mut self.inner)?;
+        self.busy += start.elapsed();
+        self.moves += requests as u64;
+        self.calls += 1;
+        Ok(answer)
+    }
 }
 
 impl<P: Player<Game>> Player<Game> for Timed<P> {
@@ -78,12 +92,7 @@ impl<P: Player<Game>> Player<Game> for Timed<P> {
         &mut self,
         requests: &[MoveRequest<'_, Game>],
     ) -> Result<Vec<Move>, PlayerError> {
-        let start = Instant::now();
-        let moves = self.inner.choose_moves(requests)?;
-        self.busy += start.elapsed();
-        self.moves += requests.len() as u64;
-        self.calls += 1;
-        Ok(moves)
+        self.timed(requests.len(), |inner| inner.choose_moves(requests))
     }
 
     /// Forwarded and timed the same way, so a wrapped engine's forfeits stay forfeits.
@@ -91,12 +100,7 @@ impl<P: Player<Game>> Player<Game> for Timed<P> {
         &mut self,
         requests: &[MoveRequest<'_, Game>],
     ) -> Result<Vec<Choice<Move>>, PlayerError> {
-        let start = Instant::now();
-        let choices = self.inner.choose_or_forfeit(requests)?;
-        self.busy += start.elapsed();
-        self.moves += requests.len() as u64;
-        self.calls += 1;
-        Ok(choices)
+        self.timed(requests.len(), |inner| inner.choose_or_forfeit(requests))
     }
 }
 
