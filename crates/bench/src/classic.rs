@@ -135,7 +135,7 @@ mod tests {
 
     #[test]
     fn bad_move_times_and_settings_are_errors_before_any_search() {
-        for movetime in ["0", "600001", "1,x", ""] {
+        for movetime in ["0", "3600001", "1,x", ""] {
             let mut out = Vec::new();
             let err = run(&options(movetime, ""), &mut out).unwrap_err();
             assert!(matches!(err, BenchError::Options(_)), "{movetime}: {err}");
