@@ -28,6 +28,20 @@ pub const MOVETIME_RANGE: &str = "milliseconds from 1 to 3600000";
 /// Largest `hash` accepted, in MiB.
 pub const MAX_HASH_MIB: u32 = 4096;
 
+/// Where one switch lives in the engine's configuration.
+type SwitchField = fn(&mut ClassicConfig) -> &mut bool;
+
+/// The engine's on/off switches by their setting names, in the order they are printed: the one
+/// table that reading and printing a spec share.
+const SWITCHES: [(&str, SwitchField); 6] = [
+    ("null", |c| &mut c.null_move),
+    ("lmr", |c| &mut c.late_move_reductions),
+    ("see", |c| &mut c.exchange_pruning),
+    ("futility", |c| &mut c.futility),
+    ("threats", |c| &mut c.threats),
+    ("lmp", |c| &mut c.late_move_pruning),
+];
+
 /// A `movetime=MS` value: whole milliseconds from 1 to [`MAX_MOVETIME_MS`]. Every player that
 /// thinks by time reads it this way (`classic@movetime`, the arena's search players), so that
 /// equal time means the same bounds on both sides.
@@ -120,12 +134,6 @@ impl ClassicSpec {
                         _ => return Err(bad("expected full or material")),
                     }
                 }
-                "null" => spec.engine.null_move = switch(value)?,
-                "lmr" => spec.engine.late_move_reductions = switch(value)?,
-                "see" => spec.engine.exchange_pruning = switch(value)?,
-                "futility" => spec.engine.futility = switch(value)?,
-                "threats" => spec.engine.threats = switch(value)?,
-                "lmp" => spec.engine.late_move_pruning = switch(value)?,
                 "hash" => {
                     let mib = value
                         .parse::<u32>()
@@ -134,7 +142,10 @@ impl ClassicSpec {
                         .ok_or_else(|| bad("MiB from 1 to 4096"))?;
                     spec.engine.table_bytes = mib as usize * MIB;
                 }
-                _ => return Err(ClassicSpecError::UnknownKey(item.into())),
+                _ => match SWITCHES.iter().find(|(name, _)| *name == key) {
+                    Some((_, field)) => *field(&mut spec.engine) = switch(value)?,
+                    None => return Err(ClassicSpecError::UnknownKey(item.into())),
+                },
             }
             seen.push(key);
         }
@@ -165,7 +176,8 @@ impl ClassicSpec {
 impl fmt::Display for ClassicSpec {
     /// `classic`, then the settings that differ from the defaults, in a fixed order.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (engine, default) = (self.engine, ClassicConfig::default());
+        // Copies, mutable only because a switch is reached through its `SwitchField`.
+        let (mut engine, mut default) = (self.engine, ClassicConfig::default());
         let mut items = Vec::new();
         if let Some(ms) = self.movetime_ms {
             items.push(format!("movetime={ms}"));
@@ -179,24 +191,11 @@ impl fmt::Display for ClassicSpec {
         if engine.eval != default.eval {
             items.push("eval=material".into());
         }
-        let on_off = |on: bool| if on { "on" } else { "off" };
-        if engine.null_move != default.null_move {
-            items.push(format!("null={}", on_off(engine.null_move)));
-        }
-        if engine.late_move_reductions != default.late_move_reductions {
-            items.push(format!("lmr={}", on_off(engine.late_move_reductions)));
-        }
-        if engine.exchange_pruning != default.exchange_pruning {
-            items.push(format!("see={}", on_off(engine.exchange_pruning)));
-        }
-        if engine.futility != default.futility {
-            items.push(format!("futility={}", on_off(engine.futility)));
-        }
-        if engine.threats != default.threats {
-            items.push(format!("threats={}", on_off(engine.threats)));
-        }
-        if engine.late_move_pruning != default.late_move_pruning {
-            items.push(format!("lmp={}", on_off(engine.late_move_pruning)));
+        for (name, field) in SWITCHES {
+            let on = *field(&mut engine);
+            if on != *field(&mut default) {
+                items.push(format!("{name}={}", if on { "on" } else { "off" }));
+            }
         }
         if engine.table_bytes != default.table_bytes {
             items.push(format!("hash={}", engine.table_bytes / MIB));
