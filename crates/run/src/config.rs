@@ -254,26 +254,51 @@ mod tests {
         let same = |config: &RunConfig| {
             serde_json::to_value(config).unwrap() == serde_json::to_value(&cpu).unwrap()
         };
-        let (mut ema, _) = RunConfig::load(&root.join("configs/ablations/ema.toml")).unwrap();
-        assert!(!same(&ema) && ema.train.ema_decay > 0.0);
-        ema.train.ema_decay = cpu.train.ema_decay;
-        assert!(same(&ema), "ablations/ema.toml changes more than ema_decay");
-        let (mut value, _) =
-            RunConfig::load(&root.join("configs/ablations/search-value.toml")).unwrap();
-        assert!(!same(&value) && value.train.search_value_weight > 0.0);
-        value.train.search_value_weight = cpu.train.search_value_weight;
-        assert!(
-            same(&value),
-            "ablations/search-value.toml changes more than search_value_weight"
+        // Per file: the lever, whether it is on, and how to set it back to cpu.toml's value.
+        type Lever = (
+            &'static str,
+            &'static str,
+            fn(&RunConfig) -> bool,
+            fn(&mut RunConfig, &RunConfig),
         );
-        let (mut alone, _) =
-            RunConfig::load(&root.join("configs/ablations/self-play-only.toml")).unwrap();
-        assert!(!same(&alone) && alone.selfplay.fixed_opponent_fraction == 0.0);
-        alone.selfplay.fixed_opponent_fraction = cpu.selfplay.fixed_opponent_fraction;
-        assert!(
-            same(&alone),
-            "ablations/self-play-only.toml changes more than fixed_opponent_fraction"
-        );
+        let levers: [Lever; 3] = [
+            (
+                "ema.toml",
+                "ema_decay",
+                |c| c.train.ema_decay > 0.0,
+                |c, cpu| c.train.ema_decay = cpu.train.ema_decay,
+            ),
+            (
+                "search-value.toml",
+                "search_value_weight",
+                |c| c.train.search_value_weight > 0.0,
+                |c, cpu| c.train.search_value_weight = cpu.train.search_value_weight,
+            ),
+            (
+                "self-play-only.toml",
+                "fixed_opponent_fraction",
+                |c| c.selfplay.fixed_opponent_fraction == 0.0,
+                |c, cpu| c.selfplay.fixed_opponent_fraction = cpu.selfplay.fixed_opponent_fraction,
+            ),
+        ];
+        for (file, lever, is_on, reset) in levers {
+            let (mut config, _) =
+                RunConfig::load(&root.join("configs/ablations").join(file)).unwrap();
+            assert!(
+                !same(&config) && is_on(&config),
+                "ablations/{file}: {lever} is not on"
+            );
+            reset(&mut config, &cpu);
+            assert!(same(&config), "ablations/{file} changes more than {lever}");
+        }
+        let mut files: Vec<String> = std::fs::read_dir(root.join("configs/ablations"))
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        files.sort();
+        let mut listed: Vec<&str> = levers.iter().map(|(file, ..)| *file).collect();
+        listed.sort();
+        assert_eq!(files, listed, "every ablation config is checked here");
     }
 
     #[test]
