@@ -10,13 +10,13 @@
 use std::io::Write;
 use std::time::Duration;
 
-use crate::memory::{mib, peak_resident_mib};
 use koshogi_baselines::classic::{
     parse_movetime_ms, ClassicEngine, ClassicLimits, ClassicSpec, MOVETIME_RANGE,
 };
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
+use crate::memory::{mib, peak_resident_mib};
 use crate::positions::start_and_greedy_game;
 use crate::BenchError;
 
