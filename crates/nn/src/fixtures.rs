@@ -1,9 +1,9 @@
 //! Checkpoints that the tests of several crates write alike: the viewer's API tests
 //! (koshogi-serve), the arena's network players, the engine's sessions, the CLI's `eval` and
 //! `export` tests and the system tests of `koshogi serve` and of engine matches each put a
-//! seeded random tiny network into a checkpoint directory. One owner for how. Compiled for this crate's tests and behind the
-//! `fixtures` feature (which other crates enable only as a dev-dependency), never in a release
-//! build.
+//! seeded random tiny network into a checkpoint directory. One owner for how. Compiled for this
+//! crate's tests and behind the `fixtures` feature (which other crates enable only as a
+//! dev-dependency), never in a release build.
 
 use std::path::Path;
 
