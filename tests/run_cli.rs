@@ -360,3 +360,52 @@ fn a_time_limit_stops_the_run_with_a_final_checkpoint() {
     let err = String::from_utf8_lossy(&bad.stderr);
     assert!(err.contains("positive number of minutes"), "{err}");
 }
+
+/// The training clock of the newest checkpoint's `trainer_state.json`.
+fn trained_seconds(run: &Path) -> f64 {
+    let step = *checkpoint_steps(run).last().expect("a checkpoint");
+    let path = run
+        .join("checkpoints")
+        .join(format!("step-{step:09}"))
+        .join("trainer_state.json");
+    let state: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    state["training_seconds"]
+        .as_f64()
+        .expect("training_seconds")
+}
+
+/// `--hours` is a target for the whole run: the checkpoints carry the time trained, a second
+/// start with the same target trains nothing, and a larger target trains the rest.
+#[test]
+fn an_hours_target_counts_every_start_of_the_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = write_config(dir.path());
+    let run = dir.path().join("run");
+    let with_hours = |hours: &'static str| {
+        let mut args = run_until_stopped(&config, &run).to_vec();
+        args.extend(["--hours", hours]);
+        ok(&koshogi(&args))
+    };
+    // 0.003 hours = 10.8 s.
+    let first = with_hours("0.003");
+    assert!(first.contains("trained 0.00 of 0.003 hours"), "{first}");
+    let after_first = trained_seconds(&run);
+    assert!((10.8..120.0).contains(&after_first), "{after_first}");
+    let steps_after_first = checkpoint_steps(&run);
+
+    let again = with_hours("0.003");
+    assert!(again.contains("nothing left to train"), "{again}");
+    assert_eq!(checkpoint_steps(&run), steps_after_first, "{again}");
+
+    let more = with_hours("0.006");
+    assert!(!more.contains("nothing left"), "{more}");
+    let after_more = trained_seconds(&run);
+    assert!(after_more >= 21.6, "{after_first} then {after_more}");
+    assert!(checkpoint_steps(&run).last() > steps_after_first.last());
+
+    let bad = koshogi(&["run", "--config", &config, "--hours", "1e300"]);
+    assert!(!bad.status.success());
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(err.contains("positive number of hours"), "{err}");
+}

@@ -28,16 +28,20 @@ pub fn stop_flag_on_interrupt(what: &'static str) -> Arc<AtomicBool> {
     stop
 }
 
-/// Sets `stop` once `minutes` have passed (or returns as soon as something else set it).
-pub fn stop_after(minutes: f64, stop: Arc<AtomicBool>) -> Result<()> {
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs_f64(minutes * 60.0);
+/// Sets `stop` once `seconds` have passed (at once when they are 0 or less), or returns as soon
+/// as something else set it. The callers bound `seconds` (`koshogi run`'s `MAX_HOURS`).
+pub fn stop_after(seconds: f64, stop: Arc<AtomicBool>) -> Result<()> {
+    let limit = std::time::Duration::try_from_secs_f64(seconds.max(0.0))
+        .context("the time limit is not a duration")?;
+    let deadline = std::time::Instant::now() + limit;
+    let minutes = seconds / 60.0;
     std::thread::Builder::new()
         .name("time-limit".into())
         .spawn(move || {
             while !stop.load(Ordering::SeqCst) {
                 let now = std::time::Instant::now();
                 if now >= deadline {
-                    tracing::info!("time limit of {minutes} minutes reached: stopping");
+                    tracing::info!("time limit of {minutes:.1} minutes reached: stopping");
                     stop.store(true, Ordering::SeqCst);
                     return;
                 }

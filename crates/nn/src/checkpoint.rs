@@ -48,6 +48,11 @@ pub struct ModelCard {
     pub weights_file: String,
     pub weights_sha256: String,
     pub created_unix_seconds: u64,
+    /// Wall-clock seconds the run had trained when these weights were saved, summed over its
+    /// resumes (time between a stop and the next start is not counted). Absent in cards of
+    /// runs older than the counter and in models that were not trained by the trainer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub training_seconds: Option<f64>,
 }
 
 impl ModelCard {
@@ -204,6 +209,17 @@ pub fn save(
     training_step: u64,
     rules_options: serde_json::Value,
 ) -> Result<ModelCard, NnError> {
+    save_trained(model, card_path, training_step, rules_options, None)
+}
+
+/// [`save`] for the trainer, whose card also records how long the run had trained.
+pub fn save_trained(
+    model: &Model,
+    card_path: &Path,
+    training_step: u64,
+    rules_options: serde_json::Value,
+    training_seconds: Option<f64>,
+) -> Result<ModelCard, NnError> {
     let fail = |reason: String| NnError::Checkpoint {
         path: card_path.to_path_buf(),
         reason,
@@ -249,6 +265,7 @@ pub fn save(
             .duration_since(std::time::UNIX_EPOCH)
             .map(|d| d.as_secs())
             .unwrap_or(0),
+        training_seconds,
     };
     let mut text = serde_json::to_string_pretty(&card).map_err(|e| fail(e.to_string()))?;
     text.push('\n');
@@ -268,6 +285,14 @@ pub fn read_card(card_path: &Path) -> Result<ModelCard, NnError> {
     })?;
     card.check_compatible(card_path)?;
     card.architecture.validate()?;
+    if let Some(seconds) = card.training_seconds {
+        if !(seconds.is_finite() && seconds >= 0.0) {
+            return Err(NnError::Checkpoint {
+                path: card_path.to_path_buf(),
+                reason: format!("training_seconds = {seconds} is not a time"),
+            });
+        }
+    }
     Ok(card)
 }
 

@@ -557,7 +557,37 @@ fn hostile_model_cards_are_refused_before_allocating() {
         std::os::unix::fs::symlink("/dev/zero", dir.path().join("zero")).unwrap();
         refused(&|c| c["weights_file"] = "zero".into(), "regular file");
     }
+    refused(
+        &|c| c["training_seconds"] = (-1.0).into(),
+        "training_seconds",
+    );
+    refused(
+        &|c| c["training_seconds"] = "an hour".into(),
+        "unreadable model card",
+    );
     // The untouched card still loads.
     std::fs::write(&card_path, &text).unwrap();
     checkpoint::load(&card_path, Device::Cpu).unwrap();
+}
+
+/// The trainer's cards record how long the run had trained; other cards leave the field out,
+/// and cards written before the field existed read as `None`.
+#[test]
+fn a_trained_card_records_its_training_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = Model::new(&ModelConfig::tiny(), Device::Cpu).unwrap();
+    let trained = dir.path().join("trained.json");
+    checkpoint::save_trained(&model, &trained, 5, serde_json::json!({}), Some(5400.5)).unwrap();
+    assert_eq!(
+        checkpoint::read_card(&trained).unwrap().training_seconds,
+        Some(5400.5)
+    );
+    let plain = dir.path().join("plain.json");
+    checkpoint::save(&model, &plain, 5, serde_json::json!({})).unwrap();
+    let text = std::fs::read_to_string(&plain).unwrap();
+    assert!(!text.contains("training_seconds"), "{text}");
+    assert_eq!(
+        checkpoint::read_card(&plain).unwrap().training_seconds,
+        None
+    );
 }

@@ -188,6 +188,10 @@ pub struct Trainer {
     known_shards: Arc<Vec<KnownShard>>,
     last_lr: f64,
     last_checkpoint: Option<CheckpointEntry>,
+    /// Seconds trained before this process opened the run (from the resumed checkpoint) and
+    /// when it opened it: together the run's training clock ([`Trainer::training_seconds`]).
+    trained_before: f64,
+    opened: Instant,
 }
 
 impl Trainer {
@@ -234,6 +238,8 @@ impl Trainer {
                     known_shards: Arc::new(Vec::new()),
                     last_lr: 0.0,
                     last_checkpoint: None,
+                    trained_before: 0.0,
+                    opened: Instant::now(),
                 };
                 trainer.save_checkpoint()?;
                 tracing::info!(
@@ -336,11 +342,20 @@ impl Trainer {
             known_shards: Arc::new(state.sampler.shards),
             last_lr: state.last_lr,
             last_checkpoint: Some(entry),
+            trained_before: state.training_seconds,
+            opened: Instant::now(),
         })
     }
 
     pub fn step(&self) -> u64 {
         self.step
+    }
+
+    /// Wall-clock seconds this run has trained, summed over its resumes: the time since this
+    /// process opened it plus what the resumed checkpoint had recorded. Self-play runs beside
+    /// the trainer, so in `koshogi run` these are seconds of the whole loop.
+    pub fn training_seconds(&self) -> f64 {
+        self.trained_before + self.opened.elapsed().as_secs_f64()
     }
 
     /// The network being trained (the optimiser's weights).
@@ -464,7 +479,9 @@ impl Trainer {
             config_hash: self.setup.config_hash.clone(),
             ema_updates: self.average.as_ref().map_or(0, WeightAverage::updates),
             created_unix_seconds: unix_seconds(),
+            training_seconds: self.training_seconds(),
         };
+        let training_seconds = Some(state.training_seconds);
         // The checkpoint carries the material utility its step calls for (fading or not).
         let utility = material_utility_at(
             self.setup.model.material_utility,
@@ -487,16 +504,23 @@ impl Trainer {
             .checkpoints
             .write(step, |dir: &Path| -> Result<(), String> {
                 if let Some(raw) = raw {
-                    koshogi_nn::checkpoint::save(
+                    koshogi_nn::checkpoint::save_trained(
                         raw,
                         &dir.join(RAW_MODEL_CARD_FILE),
                         step,
                         rules.clone(),
+                        training_seconds,
                     )
                     .map_err(|e| e.to_string())?;
                 }
-                koshogi_nn::checkpoint::save(published, &dir.join(MODEL_CARD_FILE), step, rules)
-                    .map_err(|e| e.to_string())?;
+                koshogi_nn::checkpoint::save_trained(
+                    published,
+                    &dir.join(MODEL_CARD_FILE),
+                    step,
+                    rules,
+                    training_seconds,
+                )
+                .map_err(|e| e.to_string())?;
                 optimizer
                     .save(&dir.join(OPTIMIZER_FILE))
                     .map_err(|e| e.to_string())?;

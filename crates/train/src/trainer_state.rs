@@ -52,6 +52,11 @@ pub struct TrainerState {
     #[serde(default)]
     pub ema_updates: u64,
     pub created_unix_seconds: u64,
+    /// Wall-clock seconds the trainer had been open in this run when the checkpoint was
+    /// written, summed over resumes: the clock of `koshogi run --hours`. 0 in states written
+    /// before it was counted.
+    #[serde(default)]
+    pub training_seconds: f64,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -91,6 +96,12 @@ impl TrainerState {
             )));
         }
         state.check_counts().map_err(parse_error)?;
+        if !(state.training_seconds.is_finite() && state.training_seconds >= 0.0) {
+            return Err(parse_error(format!(
+                "training_seconds = {} is not a time",
+                state.training_seconds
+            )));
+        }
         Ok(state)
     }
 
@@ -156,6 +167,7 @@ mod tests {
             config_hash: "abc".into(),
             ema_updates: 7,
             created_unix_seconds: 1,
+            training_seconds: 3600.25,
         };
         std::fs::write(&path, state.to_json()).unwrap();
         assert_eq!(TrainerState::read(&path).unwrap(), state);
@@ -164,6 +176,17 @@ mod tests {
         assert!(!old.contains("ema_updates"));
         std::fs::write(&path, old).unwrap();
         assert_eq!(TrainerState::read(&path).unwrap().ema_updates, 0);
+        // So does one written before the training clock existed, with no time trained.
+        let older = state
+            .to_json()
+            .replace(",\n  \"training_seconds\": 3600.25", "");
+        assert!(!older.contains("training_seconds"), "{older}");
+        std::fs::write(&path, older).unwrap();
+        assert_eq!(TrainerState::read(&path).unwrap().training_seconds, 0.0);
+        let negative = state.to_json().replace("3600.25", "-1.0");
+        std::fs::write(&path, negative).unwrap();
+        let err = TrainerState::read(&path).unwrap_err().to_string();
+        assert!(err.contains("training_seconds"), "{err}");
         std::fs::write(&path, "{\"step\": 3}").unwrap();
         assert!(matches!(
             TrainerState::read(&path),
@@ -192,6 +215,7 @@ mod tests {
             config_hash: "abc".into(),
             ema_updates: 0,
             created_unix_seconds: 1,
+            training_seconds: 0.0,
         }
     }
 

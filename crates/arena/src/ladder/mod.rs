@@ -30,4 +30,4 @@ pub use run_ladder::{
     parse_baselines, run_ladder, BaselinesError, LadderPlayerKind, RunLadderResult,
     RunLadderSettings, DEFAULT_BASELINES, RANDOM_INIT_NAME,
 };
-pub use training_hours::{training_hours, TrainingHours};
+pub use training_hours::{training_hours, SavedCheckpoint, TrainingHours};

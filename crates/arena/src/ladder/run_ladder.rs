@@ -26,7 +26,7 @@ use super::pairings::{
     ladder_pairs, ladder_rows, play_missing_games, rate_games, LadderError, LadderPaths,
 };
 use super::picture::{write_progress_svg, ProgressPicture};
-use super::training_hours::training_hours;
+use super::training_hours::{training_hours, SavedCheckpoint};
 use crate::matches::{new_game, MatchObserver, MatchSettings, Player};
 use crate::players::{
     build_player, card_rules_options, resolve_card, split_player_list, MctsPlayer, PlayerOptions,
@@ -158,13 +158,19 @@ pub fn run_ladder(
     }
     let mut cards: Vec<(String, PathBuf)> = Vec::new();
     let mut steps = HashMap::new();
-    // (name, step, when the trainer saved it): the picture's training hours.
-    let mut saved: Vec<(String, u64, u64)> = Vec::new();
+    // When and how long each was trained: the picture's training hours.
+    let mut saved: Vec<SavedCheckpoint> = Vec::new();
     for entry in &entries {
         let name = entry.name();
         let card = resolve_card(&entry.path).map_err(|e| player_error(&name, e))?;
-        let created = read_card(&card).map_or(0, |c| c.created_unix_seconds);
-        saved.push((name.clone(), entry.step, created));
+        let (created_unix_seconds, training_seconds) =
+            read_card(&card).map_or((0, None), |c| (c.created_unix_seconds, c.training_seconds));
+        saved.push(SavedCheckpoint {
+            name: name.clone(),
+            step: entry.step,
+            created_unix_seconds,
+            training_seconds,
+        });
         cards.push((name.clone(), card));
         steps.insert(name, entry.step);
     }
@@ -271,7 +277,7 @@ fn write_picture(
     paths: &LadderPaths,
     anchor: &str,
     rows: Vec<LadderRow>,
-    saved: &[(String, u64, u64)],
+    saved: &[SavedCheckpoint],
 ) -> Option<PathBuf> {
     let hours = training_hours(saved);
     let run_name = paths

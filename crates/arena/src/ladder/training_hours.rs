@@ -1,13 +1,14 @@
 //! Training hours of a run's checkpoints, for the picture of progress ([`super::picture`]).
 //!
-//! What a run records: no counter of training time is kept, but every checkpoint's model card
-//! (and its `trainer_state.json`) holds `created_unix_seconds`, the wall-clock time the trainer
-//! saved it. The hours of a checkpoint are therefore the wall-clock hours from the first
-//! checkpoint to it — from `step-000000000`, which a new run saves before its first step, so
-//! from the start of training; if the run has no step-0 checkpoint any more, from the earliest
-//! one it has, and the axis says so. Time the run was stopped between a stop and a `--resume` is
-//! counted too (nothing records it); self-play and the trainer run together in `koshogi run`,
-//! so these are hours of the whole loop, not of the trainer alone.
+//! The trainer keeps a training clock: every checkpoint's model card records `training_seconds`,
+//! the wall-clock time the run had trained when it was saved, summed over its resumes (the
+//! clock of `koshogi run --hours`). When every checkpoint has it, those are the hours. Runs older
+//! than the clock only have `created_unix_seconds`, when the trainer saved the card; their hours
+//! are the wall-clock hours from the first checkpoint — from `step-000000000`, which a new run
+//! saves before its first step; if the run has no step-0 checkpoint any more, from the earliest
+//! one it has, and the axis says so — and count any time the run was stopped before a resume.
+//! Self-play and the trainer run together in `koshogi run`, so either way these are hours of the
+//! whole loop, not of the trainer alone.
 
 use std::collections::HashMap;
 
@@ -18,11 +19,34 @@ pub struct TrainingHours {
     pub label: String,
 }
 
-/// `checkpoints`: (name, step, the card's `created_unix_seconds`) of the run's own
-/// checkpoints (not a synthesised anchor, whose card was made by the ladder). A creation time of
-/// 0 (unknown) is left out.
-pub fn training_hours(checkpoints: &[(String, u64, u64)]) -> TrainingHours {
-    let known: Vec<&(String, u64, u64)> = checkpoints.iter().filter(|c| c.2 > 0).collect();
+/// When and how long a checkpoint was trained, from its model card.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SavedCheckpoint {
+    pub name: String,
+    pub step: u64,
+    /// The card's `created_unix_seconds`; 0 when unknown.
+    pub created_unix_seconds: u64,
+    /// The card's `training_seconds`, if the trainer recorded it.
+    pub training_seconds: Option<f64>,
+}
+
+/// `checkpoints`: the run's own checkpoints (not a synthesised anchor, whose card was made by
+/// the ladder). A checkpoint with neither time is left out.
+pub fn training_hours(checkpoints: &[SavedCheckpoint]) -> TrainingHours {
+    if !checkpoints.is_empty() && checkpoints.iter().all(|c| c.training_seconds.is_some()) {
+        return TrainingHours {
+            hours: checkpoints
+                .iter()
+                .map(|c| (c.name.clone(), c.training_seconds.unwrap_or(0.0) / 3600.0))
+                .collect(),
+            label: "hours of training (summed over the run's starts)".into(),
+        };
+    }
+    let known: Vec<(String, u64, u64)> = checkpoints
+        .iter()
+        .filter(|c| c.created_unix_seconds > 0)
+        .map(|c| (c.name.clone(), c.step, c.created_unix_seconds))
+        .collect();
     let Some(origin) = known.iter().min_by_key(|c| (c.1, c.2)) else {
         return TrainingHours {
             hours: HashMap::new(),
@@ -52,8 +76,37 @@ pub fn training_hours(checkpoints: &[(String, u64, u64)]) -> TrainingHours {
 mod tests {
     use super::*;
 
-    fn entry(step: u64, created: u64) -> (String, u64, u64) {
-        (format!("step-{step:09}"), step, created)
+    fn entry(step: u64, created: u64) -> SavedCheckpoint {
+        SavedCheckpoint {
+            name: format!("step-{step:09}"),
+            step,
+            created_unix_seconds: created,
+            training_seconds: None,
+        }
+    }
+
+    fn timed(step: u64, created: u64, trained: f64) -> SavedCheckpoint {
+        SavedCheckpoint {
+            training_seconds: Some(trained),
+            ..entry(step, created)
+        }
+    }
+
+    #[test]
+    fn the_training_clock_leaves_out_the_gaps_between_starts() {
+        // Trained an hour, stopped for a day, trained another half hour.
+        let result = training_hours(&[
+            timed(0, 1_000_000, 0.0),
+            timed(500, 1_003_600, 3600.0),
+            timed(900, 1_093_600, 5400.0),
+        ]);
+        assert_eq!(result.hours["step-000000900"], 1.5);
+        assert_eq!(result.hours["step-000000500"], 1.0);
+        assert!(result.label.contains("summed"), "{}", result.label);
+        // One checkpoint without the clock (an older binary's): wall-clock hours for all.
+        let mixed = training_hours(&[timed(0, 1_000_000, 0.0), entry(500, 1_003_600)]);
+        assert_eq!(mixed.hours["step-000000500"], 1.0);
+        assert!(mixed.label.contains("wall clock"), "{}", mixed.label);
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! `koshogi run`: the main job. Self-play and training together in one process on one machine
 //! (koshogi-run's [`OneProcessRun`]). The run ends when the trainer reaches `train.steps` (or
-//! `--steps`), after `--minutes`, or on Ctrl-C. Running the command again on the same run
-//! directory resumes from the newest checkpoint and keeps all data.
+//! `--steps`), after `--minutes` of this start, once the run has trained `--hours` in all, or on
+//! Ctrl-C. Running the command again on the same run directory resumes from the newest
+//! checkpoint and keeps all data.
 
 use std::path::PathBuf;
 
@@ -28,13 +29,32 @@ pub struct RunArgs {
     /// checkpoint at its last step; self-play keeps only finished games).
     #[arg(long, value_name = "MINUTES", value_parser = positive_minutes)]
     pub minutes: Option<f64>,
+    /// Stop once the run has trained this many hours in all, counting every earlier start of
+    /// the run directory (each checkpoint records the time trained; gaps between starts do not
+    /// count). `--hours 8` started again after a stop trains the rest.
+    #[arg(long, value_name = "HOURS", value_parser = positive_hours)]
+    pub hours: Option<f64>,
+}
+
+/// The longest time limit taken, in hours (ten years): a time, not an overflow.
+const MAX_HOURS: f64 = 87_600.0;
+
+fn positive_time(text: &str, unit: &str, per_hour: f64) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(amount) if amount > 0.0 && amount <= MAX_HOURS * per_hour => Ok(amount),
+        _ => Err(format!(
+            "`{text}` is not a positive number of {unit} (at most {})",
+            MAX_HOURS * per_hour
+        )),
+    }
 }
 
 fn positive_minutes(text: &str) -> Result<f64, String> {
-    match text.parse::<f64>() {
-        Ok(m) if m > 0.0 && m.is_finite() => Ok(m),
-        _ => Err(format!("`{text}` is not a positive number of minutes")),
-    }
+    positive_time(text, "minutes", 60.0)
+}
+
+fn positive_hours(text: &str) -> Result<f64, String> {
+    positive_time(text, "hours", 1.0)
 }
 
 pub fn run(args: RunArgs) -> Result<()> {
@@ -73,20 +93,35 @@ pub fn run(args: RunArgs) -> Result<()> {
     if let Some(steps) = args.steps {
         config.train.steps = steps;
     }
-    match (config.train.steps, args.minutes) {
-        (0, None) => tracing::info!("train.steps = 0: running until Ctrl-C"),
-        (0, Some(m)) => tracing::info!("train.steps = 0: running for {m} minutes (or Ctrl-C)"),
+    match (config.train.steps, args.minutes, args.hours) {
+        (0, None, None) => tracing::info!("train.steps = 0: running until Ctrl-C"),
+        (0, Some(m), _) => tracing::info!("train.steps = 0: running for {m} minutes (or Ctrl-C)"),
         _ => {}
     }
     prepare_run_dir(&run_dir, &text)?;
     println!("run directory: {}", run_dir.display());
 
     let stop = stop_flag_on_interrupt("the current training step and self-play moves");
-    if let Some(minutes) = args.minutes {
-        stop_after(minutes, stop.clone())?;
-    }
     let selfplay_bar = crate::progress::add(Reporter::bar(None));
-    let run = OneProcessRun::start(&config, &run_dir, stop, selfplay_bar)?;
+    let run = OneProcessRun::start(&config, &run_dir, stop.clone(), selfplay_bar)?;
+    let mut seconds_left = args.minutes.map(|minutes| minutes * 60.0);
+    if let Some(hours) = args.hours {
+        let trained = run.trainer().training_seconds();
+        println!(
+            "trained {:.2} of {hours} hours (--hours){}",
+            trained / 3600.0,
+            if trained >= hours * 3600.0 {
+                ": nothing left to train"
+            } else {
+                ""
+            }
+        );
+        let left = hours * 3600.0 - trained;
+        seconds_left = Some(seconds_left.map_or(left, |limit| limit.min(left)));
+    }
+    if let Some(seconds) = seconds_left {
+        stop_after(seconds, stop)?;
+    }
     let bar = progress_bar(run.trainer().step(), run.trainer().target_steps());
     let outcome = run.train(Some(&bar));
     bar.finish_and_clear();
