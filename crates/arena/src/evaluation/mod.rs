@@ -6,13 +6,16 @@
 //!
 //! * `run.rs`: which rows, and playing them ([`plan_evaluation`], [`run_evaluation`]);
 //! * [`report`]: the table as Markdown and JSON in `<run>/eval/`;
-//! * `move_stats.rs`: how each side moves, the share of passes and captures ([`MoveStats`]).
+//! * `move_stats.rs`: how each side moves, the share of passes and captures ([`MoveStats`]);
+//! * `progress.rs`: the finished rows of an interrupted evaluation, which a rerun resumes from.
 
 mod move_stats;
+mod progress;
 pub mod report;
 mod run;
 
 pub use move_stats::{classify_move, CountingPlayer, MoveClass, MoveStats};
+pub use progress::progress_path;
 pub use run::{
     plan_evaluation, run_evaluation, EqualTime, EvalConditions, EvalError, EvalObserver, EvalPlan,
     EvalRow, EvalSettings, Evaluation, Role, RowPlan, Section,

@@ -13,7 +13,7 @@ use koshogi_files::atomic::write_atomic;
 
 use koshogi_run_store::layout::RunLayout;
 
-use super::{EvalConditions, EvalRow, Evaluation, Section};
+use super::{progress_path, EvalConditions, EvalRow, Evaluation, Section};
 use crate::statistics::{format_elo, Z_95};
 
 /// The table's columns, in order.
@@ -275,12 +275,16 @@ impl Evaluation {
         )
     }
 
-    /// Writes both files atomically (an earlier evaluation of the same checkpoint is replaced)
-    /// and returns their paths.
+    /// Writes both files atomically (an earlier evaluation of the same checkpoint is replaced),
+    /// then removes the rows kept for a resume, and returns their paths.
     pub fn write(&self) -> std::io::Result<(PathBuf, PathBuf)> {
         let (markdown, json) = self.file_paths();
         write_atomic(&markdown, self.markdown().as_bytes())?;
         write_atomic(&json, self.json().as_bytes())?;
+        match std::fs::remove_file(progress_path(&self.run_dir, &self.checkpoint)) {
+            Err(error) if error.kind() != std::io::ErrorKind::NotFound => return Err(error),
+            _ => {}
+        }
         Ok((markdown, json))
     }
 }

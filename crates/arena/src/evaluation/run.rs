@@ -34,6 +34,7 @@ use koshogi_run_store::local_checkpoints::{
 };
 
 use super::move_stats::{CountingPlayer, MoveStats};
+use super::progress::{load_progress, progress_path, save_progress};
 use crate::matches::{
     new_game, run_match, EndingCounts, GameSummary, MatchError, MatchObserver, MatchReport,
     MatchSettings, Renamed,
@@ -71,6 +72,9 @@ pub struct EvalSettings {
     pub player_options: PlayerOptions,
     /// Keep every game's record under `<run>/eval/<checkpoint>-games/`.
     pub keep_records: bool,
+    /// Keep the finished rows in `<run>/eval/eval-<checkpoint>.partial.json` and reuse those of
+    /// an earlier, interrupted start under the same settings ([`super::progress`]).
+    pub resume: bool,
 }
 
 /// The equal-time table: the search player and the network-free control with a time per move,
@@ -112,7 +116,9 @@ fn serialize_display<S: serde::Serializer>(
 }
 
 /// Which table a row is in: how its games are played.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Section {
     /// Capped at `max_plies`, decided by the piece count (`cap_material`), as the run trains.
@@ -124,7 +130,7 @@ pub enum Section {
 }
 
 /// What a row shows: the checkpoint, or one of its controls against the same opponent.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Role {
     /// The evaluated checkpoint.
@@ -169,6 +175,7 @@ impl Default for EvalSettings {
             },
             player_options: PlayerOptions::default(),
             keep_records: false,
+            resume: false,
         }
     }
 }
@@ -529,8 +536,31 @@ pub fn run_evaluation(
             rules_options,
         })
     };
+    let conditions = eval_conditions(settings);
+    let checkpoint_name = plan.checkpoint.name();
+    let progress = settings
+        .resume
+        .then(|| progress_path(&plan.run_dir, &checkpoint_name));
     let mut rows = Vec::new();
-    for (index, row) in plan.rows.iter().enumerate() {
+    if let Some(path) = &progress {
+        let resumed = load_progress(path, &checkpoint_name, &conditions, &plan.rows);
+        if let Some(why) = resumed.discarded {
+            tracing::warn!("{why}");
+        }
+        if !resumed.rows.is_empty() {
+            tracing::info!(
+                "resuming from {}: {} of {} rows were played before",
+                path.display(),
+                resumed.rows.len(),
+                plan.rows.len()
+            );
+        }
+        for (index, row) in resumed.rows.iter().enumerate() {
+            observer.row_finished(index, row);
+        }
+        rows = resumed.rows;
+    }
+    for (index, row) in plan.rows.iter().enumerate().skip(rows.len()) {
         observer.row_started(index, row);
         let mut player = match players.remove(&row.player) {
             Some(p) => p,
@@ -589,31 +619,45 @@ pub fn run_evaluation(
         };
         observer.row_finished(index, &result);
         rows.push(result);
+        if let Some(path) = &progress {
+            if let Err(error) = save_progress(path, &checkpoint_name, &conditions, &rows) {
+                tracing::warn!(
+                    "cannot keep the finished rows in {} ({error}): an interrupted evaluation \
+                     will start over",
+                    path.display()
+                );
+            }
+        }
         players.insert(row.opponent.clone(), opponent);
         players.insert(row.player.clone(), player);
     }
-    let m = &settings.match_settings;
     Ok(Evaluation {
         run_dir: plan.run_dir.clone(),
-        checkpoint: plan.checkpoint.name(),
+        checkpoint: checkpoint_name,
         step: plan.checkpoint.step,
         baseline: plan.baseline.as_ref().map(CheckpointEntry::name),
-        conditions: EvalConditions {
-            policy_games: settings.policy_games,
-            mcts_games: settings.mcts_games,
-            simulations: settings.simulations.max(1),
-            max_plies: m.max_plies,
-            cap_material: m.cap_material_margin,
-            opening_plies: m.opening_plies,
-            seed: m.seed,
-            opponents: settings.opponents.iter().map(|o| o.to_string()).collect(),
-            avoid_repetition: settings.player_options.avoid_repetition,
-            controls: settings.controls,
-            outright_max_plies: settings.outright_max_plies,
-            equal_time: settings.equal_time.clone(),
-        },
+        conditions,
         rows,
     })
+}
+
+/// Everything in `settings` that decides the games.
+fn eval_conditions(settings: &EvalSettings) -> EvalConditions {
+    let m = &settings.match_settings;
+    EvalConditions {
+        policy_games: settings.policy_games,
+        mcts_games: settings.mcts_games,
+        simulations: settings.simulations.max(1),
+        max_plies: m.max_plies,
+        cap_material: m.cap_material_margin,
+        opening_plies: m.opening_plies,
+        seed: m.seed,
+        opponents: settings.opponents.iter().map(|o| o.to_string()).collect(),
+        avoid_repetition: settings.player_options.avoid_repetition,
+        controls: settings.controls,
+        outright_max_plies: settings.outright_max_plies,
+        equal_time: settings.equal_time.clone(),
+    }
 }
 
 /// `<run>/eval/<checkpoint>-games/NN-<player>_vs_<opponent>/` (names made file-safe).
@@ -865,5 +909,101 @@ mod tests {
             ..EvalSettings::default()
         };
         assert!(message(run.path(), &nothing).starts_with("nothing to play"));
+    }
+
+    /// Three rows that need no network (the baselines against each other), quick to play.
+    fn baseline_plan(run: &Path) -> EvalPlan {
+        let rows = [
+            (BaselineSpec::Random, BaselineSpec::Greedy),
+            (BaselineSpec::Greedy, BaselineSpec::Random),
+            (BaselineSpec::Random, BaselineSpec::Random),
+        ]
+        .into_iter()
+        .map(|(player, opponent)| RowPlan {
+            player: player.to_string(),
+            opponent: opponent.to_string(),
+            player_spec: PlayerSpec::Baseline(player),
+            opponent_spec: PlayerSpec::Baseline(opponent),
+            games: 2,
+            role: Role::Checkpoint,
+            section: Section::Adjudicated,
+        })
+        .collect();
+        EvalPlan {
+            run_dir: run.to_path_buf(),
+            checkpoint: CheckpointEntry {
+                step: 100,
+                path: run.join("checkpoints/step-000000100"),
+            },
+            baseline: None,
+            rows,
+        }
+    }
+
+    /// The rows an evaluation started.
+    struct Started(Vec<usize>);
+
+    impl EvalObserver for Started {
+        fn row_started(&mut self, index: usize, _row: &RowPlan) {
+            self.0.push(index);
+        }
+    }
+
+    /// Plays `plan` and returns the indices of the rows it played (not resumed) and the rows.
+    fn play(plan: &EvalPlan, settings: &EvalSettings) -> (Vec<usize>, Vec<serde_json::Value>) {
+        let mut started = Started(Vec::new());
+        let evaluation = run_evaluation(plan, settings, &mut started).unwrap();
+        let rows = evaluation
+            .rows
+            .iter()
+            .map(|row| serde_json::to_value(row).unwrap())
+            .collect();
+        (started.0, rows)
+    }
+
+    #[test]
+    fn an_interrupted_evaluation_resumes_at_its_first_unplayed_row() {
+        let run = tempfile::tempdir().unwrap();
+        let plan = baseline_plan(run.path());
+        let mut settings = EvalSettings {
+            resume: true,
+            ..EvalSettings::default()
+        };
+        settings.match_settings.max_plies = 12;
+        let partial = progress_path(run.path(), "step-000000100");
+
+        let (started, first_rows) = play(&plan, &settings);
+        assert_eq!(started, [0, 1, 2]);
+        // Interrupted after its first row: the file keeps that row only.
+        let mut stored: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&partial).unwrap()).unwrap();
+        assert_eq!(stored["rows"].as_array().unwrap().len(), 3);
+        stored["rows"].as_array_mut().unwrap().truncate(1);
+        std::fs::write(&partial, stored.to_string()).unwrap();
+        let (started, rows) = play(&plan, &settings);
+        assert_eq!(started, [1, 2], "the first row is not played again");
+        assert_eq!(rows[0], first_rows[0], "and its result is the stored one");
+        assert_eq!(rows.len(), 3);
+
+        // Other settings, or a file that is not a progress file: every row is played again.
+        let mut longer = settings.clone();
+        longer.match_settings.max_plies = 14;
+        assert_eq!(play(&plan, &longer).0, [0, 1, 2]);
+        for garbage in [
+            "{",
+            "[]",
+            "{\"format\": \"koshogi-eval-progress\", \"version\": 9}",
+        ] {
+            std::fs::write(&partial, garbage).unwrap();
+            assert_eq!(play(&plan, &settings).0, [0, 1, 2], "{garbage}");
+        }
+        // Without `resume` nothing is kept.
+        std::fs::remove_file(&partial).unwrap();
+        let once = EvalSettings {
+            resume: false,
+            ..settings
+        };
+        assert_eq!(play(&plan, &once).0, [0, 1, 2]);
+        assert!(!partial.exists());
     }
 }

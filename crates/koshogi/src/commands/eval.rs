@@ -1,7 +1,8 @@
 //! `koshogi eval --run DIR`: the standard evaluation table of a run's checkpoint (its last by
 //! default) against the run's first checkpoint and fixed opponents, with the raw policy and with
 //! tree search. The work is done by `koshogi_arena::evaluation`; this file parses arguments,
-//! shows progress, prints the table and writes it to `DIR/eval/`.
+//! shows progress, prints the table and writes it to `DIR/eval/` (resuming an interrupted
+//! evaluation of the same settings).
 
 use std::path::PathBuf;
 
@@ -29,7 +30,9 @@ and the value-only control also meet material:<sims>. --outright plays the table
 --outright-max-plies with capped games drawn; --movetime MS adds an equal-time table against
 classic@movetime=MS. Columns: W/D/L, score and Elo with 95 % intervals, each side's pass and
 capture rates, mean game length, how the player's games ended. Written to
-DIR/eval/eval-step-NNNNNNNNN.md and .json.
+DIR/eval/eval-step-NNNNNNNNN.md and .json. Finished rows are kept in
+DIR/eval/eval-step-NNNNNNNNN.partial.json until the table is written: the same command run
+again after an interruption resumes at the first unplayed row (delete the file to start over).
 
 Examples:
   koshogi eval --run runs/quick
@@ -135,6 +138,7 @@ pub fn run(args: EvalArgs) -> Result<()> {
         ),
         player_options: args.network.player_options(runtime, args.sims),
         keep_records: args.records,
+        resume: true,
     };
     koshogi_run::require_local_run(&args.run)?;
     let plan = plan_evaluation(&args.run, &settings)?;
