@@ -4,6 +4,8 @@
 //!
 //! * `ending.rs`: [`Ending`], the kind of a game's end (command destroyed, material at the cap,
 //!   …), and [`EndingCounts`], a row's breakdown of them;
+//! * `finished_games.rs`: the finished games of a match with an output directory
+//!   (`match.json`, `games.jsonl`), from which the same match started again resumes;
 //! * `game.rs`: [`ArenaGame`], what the arena needs from a game ([`Side`], [`GameEnd`]);
 //! * `koshogi_game.rs`: Ko shogi as an [`ArenaGame`] ([`new_game`]), records in the rules
 //!   crate's format;
@@ -13,6 +15,7 @@
 //!   adjudication, SPRT stopping, records and `games.csv`.
 
 mod ending;
+mod finished_games;
 mod game;
 mod koshogi_game;
 mod player;
@@ -21,6 +24,7 @@ mod runner;
 pub(crate) mod toy;
 
 pub use ending::{Ending, EndingCounts};
+pub use finished_games::{FinishedGamesError, MatchIdentity, FINISHED_GAMES_FILE, MATCH_FILE};
 pub use game::{ArenaGame, GameEnd, Side};
 pub use koshogi_game::{new_game, side_of};
 pub use player::{derive_seed, Choice, MoveRequest, Player, PlayerError, RandomPlayer, Renamed};

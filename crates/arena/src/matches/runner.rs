@@ -28,6 +28,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use super::ending::{Ending, EndingCounts};
+use super::finished_games::{self, FinishedGamesError, MatchIdentity};
 use super::game::{ArenaGame, GameEnd, Side};
 use super::player::{derive_seed, Choice, MoveRequest, Player, PlayerError};
 use crate::statistics::{
@@ -83,18 +84,20 @@ pub enum MatchError {
     },
     #[error("writing game records: {0}")]
     Io(#[from] std::io::Error),
+    #[error(transparent)]
+    FinishedGames(#[from] FinishedGamesError),
 }
 
 /// One finished game.
-#[derive(Clone, Debug, serde::Serialize)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct GameSummary {
     pub game_index: usize,
     pub black: String,
     pub white: String,
     /// Which seat player A had.
     pub a_side: Side,
-    /// Result for player A.
-    #[serde(skip)]
+    /// Result for player A (not stored: it follows from `winner` and `a_side`).
+    #[serde(skip, default = "unscored")]
     pub score_a: GameScore,
     pub winner: Option<Side>,
     pub plies: u32,
@@ -102,6 +105,11 @@ pub struct GameSummary {
     pub ending: Ending,
     pub termination: String,
     pub record: Option<PathBuf>,
+}
+
+/// A stored game's score before it is recomputed ([`finished_games::load_or_start`]).
+fn unscored() -> GameScore {
+    GameScore::Draw
 }
 
 /// Running and final results of a match, from player A's point of view.
@@ -216,18 +224,47 @@ pub fn run_match<G: ArenaGame>(
         games: Vec::new(),
         stopped_early: false,
     };
-    if let Some(dir) = &settings.output_dir {
-        std::fs::create_dir_all(dir)?;
-    }
     let mut csv_lines = Vec::new();
     let mut pending_pair_scores: std::collections::HashMap<usize, f64> = Default::default();
     let mut live: Vec<LiveGame<G>> = Vec::new();
     let mut next_index = 0;
     let mut current_opening: Option<(usize, Vec<G::Move>)> = None;
     let mut stop = false;
+    // Games an earlier start of the same match finished ([`finished_games`]).
+    let mut already_played = std::collections::HashSet::new();
+    if let Some(dir) = &settings.output_dir {
+        std::fs::create_dir_all(dir)?;
+        let identity =
+            MatchIdentity::new(report.player_a.clone(), report.player_b.clone(), settings);
+        let finished = finished_games::load_or_start(dir, &identity, total_games)?;
+        if !finished.is_empty() {
+            tracing::info!(
+                "resuming the match in {}: {} of {total_games} games were played before",
+                dir.display(),
+                finished.len()
+            );
+        }
+        for summary in finished {
+            csv_lines.push((summary.game_index, csv_line(&summary)));
+            already_played.insert(summary.game_index);
+            record_result(&mut report, &summary, &mut pending_pair_scores);
+            if let Some(sprt) = &settings.sprt {
+                let status = sprt.status(report.wdl, Some(&report.pairs));
+                report.sprt = Some(status);
+                stop |= status.decision != SprtDecision::Continue;
+            }
+            report.games.push(summary);
+            observer.game_finished(report.games.last().expect("just pushed"), &report);
+        }
+        report.stopped_early = stop && report.games.len() < total_games;
+    }
 
     loop {
         while !stop && live.len() < parallel && next_index < total_games {
+            if already_played.contains(&next_index) {
+                next_index += 1;
+                continue;
+            }
             let opening_index = next_index / 2;
             let opening = match &current_opening {
                 Some((k, moves)) if *k == opening_index => moves.clone(),
@@ -364,6 +401,9 @@ pub fn run_match<G: ArenaGame>(
             report.games.push(summary);
             observer.game_finished(report.games.last().expect("just pushed"), &report);
         }
+        if let Some(dir) = &settings.output_dir {
+            finished_games::save(dir, &report.games)?;
+        }
         if stop {
             // The decision is made: games still in flight are abandoned, not counted.
             live.clear();
@@ -491,30 +531,12 @@ fn finish_game<G: ArenaGame>(
         Side::First => (report.player_a.clone(), report.player_b.clone()),
         Side::Second => (report.player_b.clone(), report.player_a.clone()),
     };
-    let score_a = match end.winner {
-        None => GameScore::Draw,
-        Some(side) if side == g.a_side => GameScore::Win,
-        Some(_) => GameScore::Loss,
-    };
+    let score_a = finished_games::score_of(end.winner, g.a_side);
     let mut record_path = None;
     if let Some(dir) = &settings.output_dir {
         record_path = Some(write_record(dir, &g, &black, &white, &end)?);
     }
-    csv_lines.push((
-        g.index,
-        games_csv_line(
-            &black,
-            &white,
-            end.winner.map(Side::color),
-            g.plies,
-            &end.reason,
-            record_path
-                .as_deref()
-                .and_then(|p| p.file_name())
-                .map(std::path::Path::new),
-        ),
-    ));
-    Ok(GameSummary {
+    let summary = GameSummary {
         game_index: g.index,
         black,
         white,
@@ -525,7 +547,24 @@ fn finish_game<G: ArenaGame>(
         ending: end.ending,
         termination: end.reason,
         record: record_path,
-    })
+    };
+    csv_lines.push((g.index, csv_line(&summary)));
+    Ok(summary)
+}
+
+/// The `games.csv` line of a finished game.
+fn csv_line(game: &GameSummary) -> String {
+    games_csv_line(
+        &game.black,
+        &game.white,
+        game.winner.map(Side::color),
+        game.plies,
+        &game.termination,
+        game.record
+            .as_deref()
+            .and_then(|p| p.file_name())
+            .map(std::path::Path::new),
+    )
 }
 
 /// Writes the record of a finished game as `game-<index>.txt` under `dir` (atomically) in the
@@ -584,6 +623,7 @@ mod tests {
     use super::*;
     use crate::matches::toy::{race, Careful, Cheater, Race, Sprinter};
     use crate::matches::RandomPlayer;
+    use crate::matches::FINISHED_GAMES_FILE;
 
     fn settings(games: usize) -> MatchSettings {
         MatchSettings {
@@ -687,6 +727,101 @@ mod tests {
         )
         .unwrap();
         assert_ne!(outline(&a), outline(&c));
+    }
+
+    /// A match with an output directory started again plays only the games it lacks: the
+    /// report is the one of an uninterrupted match, and no kept game is played again.
+    #[test]
+    fn a_match_started_again_plays_only_the_missing_games() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = settings(8);
+        s.output_dir = Some(dir.path().to_path_buf());
+        let whole = run_match(&race, &mut Careful, &mut RandomPlayer::new(), &s, &mut ()).unwrap();
+        let outline_of = |r: &MatchReport| -> Vec<(usize, Option<Side>, u32)> {
+            r.games
+                .iter()
+                .map(|g| (g.game_index, g.winner, g.plies))
+                .collect()
+        };
+        let outcome = |r: &MatchReport| {
+            let games: Vec<_> = r
+                .games
+                .iter()
+                .map(|g| (g.game_index, g.winner, g.plies, g.ending))
+                .collect();
+            (r.wdl, r.wdl_first, r.pairs, games)
+        };
+        // Interrupted with games 0, 1 and 5 finished: their records are removed too, so a game
+        // played again would show by its record coming back.
+        let finished = dir.path().join(FINISHED_GAMES_FILE);
+        let text = std::fs::read_to_string(&finished).unwrap();
+        let kept: Vec<&str> = text
+            .lines()
+            .filter(|l| {
+                [0, 1, 5]
+                    .iter()
+                    .any(|i| l.contains(&format!("\"game_index\":{i},")))
+            })
+            .collect();
+        assert_eq!(kept.len(), 3);
+        std::fs::write(&finished, kept.join("\n") + "\n").unwrap();
+        for i in [0, 1, 5] {
+            std::fs::remove_file(dir.path().join(format!("game-{i:06}.txt"))).unwrap();
+        }
+        let resumed =
+            run_match(&race, &mut Careful, &mut RandomPlayer::new(), &s, &mut ()).unwrap();
+        assert_eq!(outcome(&resumed), outcome(&whole));
+        for i in 0..8 {
+            let record = dir.path().join(format!("game-{i:06}.txt"));
+            assert_eq!(record.exists(), ![0, 1, 5].contains(&i), "game {i}");
+        }
+        let rows =
+            koshogi_run_store::games_csv::read_games_csv(&dir.path().join("games.csv")).unwrap();
+        assert_eq!(rows.len(), 8, "games.csv lists the kept games too");
+
+        // More games of the same match keep the eight and play two more.
+        let mut longer = s.clone();
+        longer.games = 10;
+        let extended = run_match(
+            &race,
+            &mut Careful,
+            &mut RandomPlayer::new(),
+            &longer,
+            &mut (),
+        )
+        .unwrap();
+        assert_eq!(extended.games.len(), 10);
+        assert_eq!(outline_of(&extended)[..8], outline_of(&whole)[..]);
+        // Fewer games than were played is refused: the kept games are never dropped.
+        let err = run_match(&race, &mut Careful, &mut RandomPlayer::new(), &s, &mut ())
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("beyond the 8 games"), "{err}");
+
+        // Another match in the same directory is refused, naming what differs.
+        let mut other = s.clone();
+        other.max_plies += 1;
+        let err = run_match(
+            &race,
+            &mut Careful,
+            &mut RandomPlayer::new(),
+            &other,
+            &mut (),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            err.contains("another match") && err.contains("max_plies"),
+            "{err}"
+        );
+        // A damaged file is an error that names it, not a panic or a silent restart.
+        for damaged in ["{\"game_index\": 1", "{\"game_index\": 99, \"black\": 1}"] {
+            std::fs::write(&finished, damaged).unwrap();
+            let err = run_match(&race, &mut Careful, &mut RandomPlayer::new(), &s, &mut ())
+                .unwrap_err()
+                .to_string();
+            assert!(err.contains(FINISHED_GAMES_FILE), "{err}");
+        }
     }
 
     #[test]
