@@ -247,12 +247,7 @@ pub fn run_match<G: ArenaGame>(
         for summary in finished {
             csv_lines.push((summary.game_index, csv_line(&summary)));
             already_played.insert(summary.game_index);
-            record_result(&mut report, &summary, &mut pending_pair_scores);
-            if let Some(sprt) = &settings.sprt {
-                let status = sprt.status(report.wdl, Some(&report.pairs));
-                report.sprt = Some(status);
-                stop |= status.decision != SprtDecision::Continue;
-            }
+            stop |= record_result(&mut report, &summary, &mut pending_pair_scores, settings);
             report.games.push(summary);
             observer.game_finished(report.games.last().expect("just pushed"), &report);
         }
@@ -387,21 +382,18 @@ pub fn run_match<G: ArenaGame>(
             }
         }
         finished.sort_by_key(|g| g.index);
+        let any_finished = !finished.is_empty();
         for g in finished {
             let summary = finish_game(g, &report, settings, &mut csv_lines)?;
-            record_result(&mut report, &summary, &mut pending_pair_scores);
-            if let Some(sprt) = &settings.sprt {
-                let status = sprt.status(report.wdl, Some(&report.pairs));
-                report.sprt = Some(status);
-                if status.decision != SprtDecision::Continue && !stop {
-                    stop = true;
-                    report.stopped_early = next_index < total_games || !live.is_empty();
-                }
+            let decided = record_result(&mut report, &summary, &mut pending_pair_scores, settings);
+            if decided && !stop {
+                stop = true;
+                report.stopped_early = next_index < total_games || !live.is_empty();
             }
             report.games.push(summary);
             observer.game_finished(report.games.last().expect("just pushed"), &report);
         }
-        if let Some(dir) = &settings.output_dir {
+        if let (Some(dir), true) = (&settings.output_dir, any_finished) {
             finished_games::save(dir, &report.games)?;
         }
         if stop {
@@ -600,11 +592,13 @@ fn write_record<G: ArenaGame>(
     Ok(path)
 }
 
+/// Counts a finished game in the report (and its SPRT, if any); true once the SPRT has decided.
 fn record_result(
     report: &mut MatchReport,
     summary: &GameSummary,
     pending_pair_scores: &mut std::collections::HashMap<usize, f64>,
-) {
+    settings: &MatchSettings,
+) -> bool {
     report.wdl.record(summary.score_a);
     match summary.a_side {
         Side::First => report.wdl_first.record(summary.score_a),
@@ -616,6 +610,12 @@ fn record_result(
     } else {
         pending_pair_scores.insert(opening, summary.score_a.value());
     }
+    let Some(sprt) = &settings.sprt else {
+        return false;
+    };
+    let status = sprt.status(report.wdl, Some(&report.pairs));
+    report.sprt = Some(status);
+    status.decision != SprtDecision::Continue
 }
 
 #[cfg(test)]
