@@ -20,8 +20,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use koshogi_run_store::games_csv::{
-    append_lines_atomic, csv_field, games_csv_line, read_games_csv, GameRow, GamesCsvError,
-    GAMES_CSV_HEADER,
+    append_lines_atomic, csv_field, read_games_csv, GameRow, GamesCsvError, GAMES_CSV_HEADER,
 };
 use koshogi_run_store::ladder_csv::{LadderCsvError, LadderRow};
 use koshogi_run_store::layout::RunLayout;
@@ -29,7 +28,6 @@ use koshogi_run_store::local_checkpoints::LocalCheckpointError;
 
 use crate::matches::{
     derive_seed, run_match, ArenaGame, MatchError, MatchObserver, MatchSettings, Player, Renamed,
-    Side,
 };
 use crate::statistics::{Rating, RatingError, RatingPool};
 
@@ -218,14 +216,7 @@ pub fn play_missing_games<G: ArenaGame>(
                     .record
                     .as_deref()
                     .map(|p| p.strip_prefix(&arena_dir).unwrap_or(p).to_path_buf());
-                games_csv_line(
-                    &g.black,
-                    &g.white,
-                    g.winner.map(Side::color),
-                    g.plies,
-                    &g.termination,
-                    record.as_deref(),
-                )
+                g.csv_line(record.as_deref())
             })
             .collect();
         append_lines_atomic(&paths.games_csv(), GAMES_CSV_HEADER, &lines).map_err(|source| {

@@ -107,6 +107,29 @@ pub struct GameSummary {
     pub record: Option<PathBuf>,
 }
 
+impl GameSummary {
+    /// The file name of the game's record (how a match's own `games.csv` names it).
+    pub fn record_file_name(&self) -> Option<&Path> {
+        self.record
+            .as_deref()
+            .and_then(|p| p.file_name())
+            .map(Path::new)
+    }
+
+    /// The game's `games.csv` line, naming its record as `record` (each caller's `games.csv`
+    /// names records relative to its own directory).
+    pub fn csv_line(&self, record: Option<&Path>) -> String {
+        games_csv_line(
+            &self.black,
+            &self.white,
+            self.winner.map(Side::color),
+            self.plies,
+            &self.termination,
+            record,
+        )
+    }
+}
+
 /// A stored game's score before it is recomputed ([`finished_games::load_or_start`]).
 fn unscored() -> GameScore {
     GameScore::Draw
@@ -245,7 +268,10 @@ pub fn run_match<G: ArenaGame>(
             );
         }
         for summary in finished {
-            csv_lines.push((summary.game_index, csv_line(&summary)));
+            csv_lines.push((
+                summary.game_index,
+                summary.csv_line(summary.record_file_name()),
+            ));
             already_played.insert(summary.game_index);
             stop |= record_result(&mut report, &summary, &mut pending_pair_scores, settings);
             report.games.push(summary);
@@ -540,23 +566,8 @@ fn finish_game<G: ArenaGame>(
         termination: end.reason,
         record: record_path,
     };
-    csv_lines.push((g.index, csv_line(&summary)));
+    csv_lines.push((g.index, summary.csv_line(summary.record_file_name())));
     Ok(summary)
-}
-
-/// The `games.csv` line of a finished game.
-fn csv_line(game: &GameSummary) -> String {
-    games_csv_line(
-        &game.black,
-        &game.white,
-        game.winner.map(Side::color),
-        game.plies,
-        &game.termination,
-        game.record
-            .as_deref()
-            .and_then(|p| p.file_name())
-            .map(std::path::Path::new),
-    )
 }
 
 /// Writes the record of a finished game as `game-<index>.txt` under `dir` (atomically) in the
