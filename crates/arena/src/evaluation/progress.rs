@@ -79,14 +79,46 @@ impl StoredRow {
 
     /// The row of `plan` this result belongs to, with every game of it played.
     fn answers(&self, plan: &RowPlan) -> bool {
-        let games = self.wdl.games();
+        let Some(games) = self.consistent_games() else {
+            return false;
+        };
         self.player == plan.player
             && self.opponent == plan.opponent
             && self.role == plan.role
             && self.section == plan.section
             && games >= plan.games as u64
             && games <= plan.games as u64 + 1
+    }
+
+    /// The row's game count if its figures could come from real games: no count overflows, the
+    /// endings add up to the result, no side passes or captures more often than it moves, the
+    /// mean length is a length. A hand-edited or damaged file fails here instead of showing
+    /// impossible figures (or overflowing) in the table.
+    fn consistent_games(&self) -> Option<u64> {
+        let add = |a: WinDrawLoss, b: &WinDrawLoss| -> Option<WinDrawLoss> {
+            Some(WinDrawLoss::new(
+                a.wins.checked_add(b.wins)?,
+                a.draws.checked_add(b.draws)?,
+                a.losses.checked_add(b.losses)?,
+            ))
+        };
+        let by_ending = self
+            .endings
+            .0
+            .values()
+            .try_fold(WinDrawLoss::default(), add)?;
+        let games = add(WinDrawLoss::default(), &self.wdl)?;
+        let games = games
+            .wins
+            .checked_add(games.draws)?
+            .checked_add(games.losses)?;
+        let moves_ok = |m: &MoveStats| m.passes <= m.moves && m.captures <= m.moves;
+        (by_ending == self.wdl
+            && moves_ok(&self.player_moves)
+            && moves_ok(&self.opponent_moves)
             && self.mean_plies.is_finite()
+            && self.mean_plies >= 0.0)
+            .then_some(games)
     }
 }
 
@@ -182,4 +214,167 @@ pub fn save_progress(
     };
     let text = serde_json::to_string_pretty(&stored).expect("rows serialise") + "\n";
     write_atomic(path, text.as_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::matches::Ending;
+    use crate::players::{BaselineSpec, PlayerSpec};
+    use proptest::prelude::*;
+
+    fn conditions() -> EvalConditions {
+        EvalConditions {
+            policy_games: 4,
+            mcts_games: 4,
+            simulations: 16,
+            max_plies: 300,
+            cap_material: Some(2),
+            opening_plies: 4,
+            seed: 1,
+            opponents: vec!["greedy".into()],
+            avoid_repetition: true,
+            controls: true,
+            outright_max_plies: None,
+            equal_time: None,
+        }
+    }
+
+    fn plan() -> Vec<RowPlan> {
+        [
+            (BaselineSpec::Random, BaselineSpec::Greedy),
+            (BaselineSpec::Greedy, BaselineSpec::Random),
+            (BaselineSpec::Random, BaselineSpec::Random),
+        ]
+        .into_iter()
+        .map(|(player, opponent)| RowPlan {
+            player: player.to_string(),
+            opponent: opponent.to_string(),
+            player_spec: PlayerSpec::Baseline(player),
+            opponent_spec: PlayerSpec::Baseline(opponent),
+            games: 4,
+            role: Role::Checkpoint,
+            section: Section::Adjudicated,
+        })
+        .collect()
+    }
+
+    /// The finished result of `plan`'s row with 3 wins (2 outright) and a draw.
+    fn row(plan: &RowPlan) -> EvalRow {
+        let mut endings = EndingCounts::default();
+        endings.record(Ending::Command, crate::statistics::GameScore::Win);
+        endings.record(Ending::Command, crate::statistics::GameScore::Win);
+        endings.record(Ending::Material, crate::statistics::GameScore::Win);
+        endings.record(Ending::Cap, crate::statistics::GameScore::Draw);
+        let wdl = WinDrawLoss::new(3, 1, 0);
+        EvalRow {
+            player: plan.player.clone(),
+            opponent: plan.opponent.clone(),
+            role: plan.role,
+            section: plan.section,
+            endings,
+            wdl,
+            elo: EloEstimate::from_wdl(wdl),
+            player_moves: MoveStats {
+                moves: 400,
+                passes: 3,
+                captures: 40,
+            },
+            opponent_moves: MoveStats {
+                moves: 398,
+                passes: 0,
+                captures: 35,
+            },
+            mean_plies: 199.5,
+        }
+    }
+
+    /// A progress file with the first two rows of [`plan`] finished.
+    fn saved() -> (tempfile::TempDir, PathBuf, String) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("eval-step-000000100.partial.json");
+        let rows: Vec<EvalRow> = plan()[..2].iter().map(row).collect();
+        save_progress(&path, "step-000000100", &conditions(), &rows).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        (dir, path, text)
+    }
+
+    fn load(path: &Path) -> Resumed {
+        load_progress(path, "step-000000100", &conditions(), &plan())
+    }
+
+    fn as_json(rows: &[EvalRow]) -> Vec<String> {
+        rows.iter()
+            .map(|r| serde_json::to_string(&StoredRow::from_row(r)).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn impossible_counts_end_the_reuse_at_their_row() {
+        let (_dir, path, text) = saved();
+        assert_eq!(load(&path).rows.len(), 2);
+        // Counts that overflow when added (an overflow panic in a debug build, a wrapped count
+        // that could pass for the planned games in a release build).
+        let mut stored: serde_json::Value = serde_json::from_str(&text).unwrap();
+        stored["rows"][1]["wdl"] = serde_json::json!({"wins": u64::MAX, "draws": 5, "losses": 0});
+        std::fs::write(&path, stored.to_string()).unwrap();
+        assert_eq!(load(&path).rows.len(), 1);
+        // Endings that do not add up to the result.
+        let mut stored: serde_json::Value = serde_json::from_str(&text).unwrap();
+        stored["rows"][0]["wdl"] = serde_json::json!({"wins": 2, "draws": 1, "losses": 1});
+        std::fs::write(&path, stored.to_string()).unwrap();
+        assert_eq!(load(&path).rows.len(), 0);
+        // More passes than moves.
+        let mut stored: serde_json::Value = serde_json::from_str(&text).unwrap();
+        stored["rows"][1]["player_moves"]["passes"] = serde_json::json!(401);
+        std::fs::write(&path, stored.to_string()).unwrap();
+        assert_eq!(load(&path).rows.len(), 1);
+        // A negative mean length.
+        let mut stored: serde_json::Value = serde_json::from_str(&text).unwrap();
+        stored["rows"][0]["mean_plies"] = serde_json::json!(-3.0);
+        std::fs::write(&path, stored.to_string()).unwrap();
+        assert_eq!(load(&path).rows.len(), 0);
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        /// A damaged progress file (bytes changed, inserted, removed, cut) never panics: it is
+        /// set aside with a reason or gives a prefix of the plan whose rows answer their planned
+        /// rows with consistent counts, and those rows write back and read again the same.
+        #[test]
+        fn a_damaged_progress_file_gives_a_consistent_prefix_or_nothing(
+            edits in prop::collection::vec((any::<prop::sample::Index>(), any::<u8>(), 0u8..3), 1..8),
+            cut in any::<prop::sample::Index>(),
+            cut_it in any::<bool>(),
+        ) {
+            let (_dir, path, text) = saved();
+            let mut bytes = text.into_bytes();
+            for (at, byte, kind) in edits {
+                let i = at.index(bytes.len() + 1);
+                match kind {
+                    0 if i < bytes.len() => bytes[i] = byte,
+                    1 => bytes.insert(i, byte),
+                    _ if i < bytes.len() => { bytes.remove(i); }
+                    _ => {}
+                }
+            }
+            if cut_it {
+                bytes.truncate(cut.index(bytes.len() + 1));
+            }
+            std::fs::write(&path, &bytes).unwrap();
+            let resumed = load(&path);
+            let plan = plan();
+            prop_assert!(resumed.rows.len() <= 2);
+            prop_assert!(resumed.rows.is_empty() || resumed.discarded.is_none());
+            for (row, planned) in resumed.rows.iter().zip(&plan) {
+                let stored = StoredRow::from_row(row);
+                prop_assert!(stored.answers(planned));
+                prop_assert_eq!(row.endings.0.values().map(|w| w.games()).sum::<u64>(), row.wdl.games());
+            }
+            save_progress(&path, "step-000000100", &conditions(), &resumed.rows).unwrap();
+            let again = load(&path);
+            prop_assert_eq!(as_json(&again.rows), as_json(&resumed.rows));
+        }
+    }
 }

@@ -111,6 +111,7 @@ pub fn load_or_start(
     let text = read_small_text(&games_path, MAX_FINISHED_BYTES)
         .map_err(|e| unreadable(&games_path, e.to_string()))?;
     let mut games: Vec<GameSummary> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     for (number, line) in text
         .lines()
         .enumerate()
@@ -118,7 +119,19 @@ pub fn load_or_start(
     {
         let mut game: GameSummary = serde_json::from_str(line)
             .map_err(|e| unreadable(&games_path, format!("line {}: {e}", number + 1)))?;
-        if game.game_index >= total_games || games.iter().any(|g| g.game_index == game.game_index) {
+        if game.plies > identity.max_plies {
+            return Err(unreadable(
+                &games_path,
+                format!(
+                    "line {}: game {} lasted {} plies, beyond this match's cap of {}",
+                    number + 1,
+                    game.game_index,
+                    game.plies,
+                    identity.max_plies
+                ),
+            ));
+        }
+        if game.game_index >= total_games || !seen.insert(game.game_index) {
             return Err(unreadable(
                 &games_path,
                 format!(
@@ -169,4 +182,136 @@ fn difference(stored: &MatchIdentity, asked: &MatchIdentity) -> Option<String> {
         .map(|(name, value)| format!("{name} {value} there, {} here", b[name.as_str()]))
         .collect();
     (!differing.is_empty()).then(|| differing.join("; "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::matches::Ending;
+    use proptest::prelude::*;
+
+    fn identity() -> MatchIdentity {
+        MatchIdentity {
+            player_a: "greedy".into(),
+            player_b: "random".into(),
+            max_plies: 300,
+            cap_material_margin: Some(2),
+            opening_plies: 4,
+            seed: 7,
+            sprt: None,
+        }
+    }
+
+    fn game(index: usize, winner: Option<Side>, plies: u32, ending: Ending) -> GameSummary {
+        let a_side = if index.is_multiple_of(2) {
+            Side::First
+        } else {
+            Side::Second
+        };
+        GameSummary {
+            game_index: index,
+            black: "greedy".into(),
+            white: "random".into(),
+            a_side,
+            score_a: score_of(winner, a_side),
+            winner,
+            plies,
+            ending,
+            termination: format!("{ending:?}"),
+            record: Some(PathBuf::from(format!("game-{index:06}.txt"))),
+        }
+    }
+
+    /// A match directory holding `identity()` and four finished games.
+    fn saved_match() -> (tempfile::TempDir, String) {
+        let dir = tempfile::tempdir().unwrap();
+        assert!(load_or_start(dir.path(), &identity(), 8)
+            .unwrap()
+            .is_empty());
+        let games = [
+            game(0, Some(Side::First), 120, Ending::Command),
+            game(1, None, 300, Ending::Cap),
+            game(2, Some(Side::Second), 300, Ending::Material),
+            game(5, None, 88, Ending::Repetition),
+        ];
+        save(dir.path(), &games).unwrap();
+        let text = std::fs::read_to_string(dir.path().join(FINISHED_GAMES_FILE)).unwrap();
+        (dir, text)
+    }
+
+    fn as_json(games: &[GameSummary]) -> Vec<String> {
+        games
+            .iter()
+            .map(|g| serde_json::to_string(g).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn a_game_longer_than_the_cap_is_refused() {
+        let (dir, text) = saved_match();
+        let longer = text.replacen("\"plies\":120", "\"plies\":301", 1);
+        assert_ne!(longer, text);
+        std::fs::write(dir.path().join(FINISHED_GAMES_FILE), longer).unwrap();
+        let error = load_or_start(dir.path(), &identity(), 8).unwrap_err();
+        assert!(
+            error
+                .to_string()
+                .contains("301 plies, beyond this match's cap of 300"),
+            "{error}"
+        );
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        /// A damaged or hand-edited `games.jsonl` (bytes changed, cut, inserted) is refused with
+        /// an error or read as games that keep the invariants the runner relies on, never a
+        /// panic; what is read writes back and reads again the same.
+        #[test]
+        fn damaged_finished_games_are_refused_or_read_consistently(
+            edits in prop::collection::vec((any::<prop::sample::Index>(), any::<u8>(), 0u8..3), 1..8),
+            cut in any::<prop::sample::Index>(),
+            cut_it in any::<bool>(),
+        ) {
+            let (dir, text) = saved_match();
+            let mut bytes = text.into_bytes();
+            for (at, byte, kind) in edits {
+                let i = at.index(bytes.len() + 1);
+                match kind {
+                    0 if i < bytes.len() => bytes[i] = byte,
+                    1 => bytes.insert(i, byte),
+                    _ if i < bytes.len() => { bytes.remove(i); }
+                    _ => {}
+                }
+            }
+            if cut_it {
+                bytes.truncate(cut.index(bytes.len() + 1));
+            }
+            std::fs::write(dir.path().join(FINISHED_GAMES_FILE), &bytes).unwrap();
+            if let Ok(games) = load_or_start(dir.path(), &identity(), 8) {
+                for pair in games.windows(2) {
+                    prop_assert!(pair[0].game_index < pair[1].game_index);
+                }
+                for g in &games {
+                    prop_assert!(g.game_index < 8 && g.plies <= 300);
+                    prop_assert_eq!(g.score_a, score_of(g.winner, g.a_side));
+                }
+                save(dir.path(), &games).unwrap();
+                let again = load_or_start(dir.path(), &identity(), 8).unwrap();
+                prop_assert_eq!(as_json(&again), as_json(&games));
+            }
+        }
+
+        /// Any bytes at all as `match.json`: refused, or read as this match or another one.
+        #[test]
+        fn any_match_file_is_refused_or_compared(bytes in prop::collection::vec(any::<u8>(), 0..400)) {
+            let (dir, _) = saved_match();
+            std::fs::write(dir.path().join(MATCH_FILE), &bytes).unwrap();
+            match load_or_start(dir.path(), &identity(), 8) {
+                Ok(games) => prop_assert_eq!(games.len(), 4),
+                Err(FinishedGamesError::OtherMatch { .. } | FinishedGamesError::Unreadable { .. }) => {}
+                Err(other) => prop_assert!(false, "unexpected error {other}"),
+            }
+        }
+    }
 }
