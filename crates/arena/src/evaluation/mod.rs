@@ -15,7 +15,7 @@ pub mod report;
 mod run;
 
 pub use move_stats::{classify_move, CountingPlayer, MoveClass, MoveStats};
-pub use progress::progress_path;
+pub use progress::{load_progress, progress_path, save_progress, Resumed};
 pub use run::{
     plan_evaluation, run_evaluation, EqualTime, EvalConditions, EvalError, EvalObserver, EvalPlan,
     EvalRow, EvalSettings, Evaluation, Role, RowPlan, Section,

@@ -24,7 +24,10 @@ mod runner;
 pub(crate) mod toy;
 
 pub use ending::{Ending, EndingCounts};
-pub use finished_games::{FinishedGamesError, MatchIdentity, FINISHED_GAMES_FILE, MATCH_FILE};
+pub use finished_games::{
+    load_or_start as load_finished_games, save as save_finished_games, FinishedGamesError,
+    MatchIdentity, FINISHED_GAMES_FILE, MATCH_FILE,
+};
 pub use game::{ArenaGame, GameEnd, Side};
 pub use koshogi_game::{new_game, side_of};
 pub use player::{derive_seed, Choice, MoveRequest, Player, PlayerError, RandomPlayer, Renamed};
