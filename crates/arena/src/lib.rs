@@ -15,6 +15,7 @@
 //!   that asks it of each new checkpoint of a run;
 //! * [`ladder`]: rating all checkpoints of a training run together, with fixed baselines;
 //! * [`evaluation`]: `koshogi eval`, one checkpoint against fixed opponents, as a table.
+//! * `damaged_bytes.rs` (tests only): file bytes damaged at random, for the readers of resume files.
 //!
 //! The types most callers need are re-exported here; the rest is reached through its folder
 //! (`koshogi_arena::ladder::run_ladder`, `koshogi_arena::players::MctsPlayer`). The classical
@@ -23,6 +24,8 @@
 //! ([`koshogi_run_store::games_csv`], [`koshogi_run_store::ladder_csv`]); game records are the
 //! rules crate's ([`koshogi_rules::game_record`]).
 
+#[cfg(test)]
+mod damaged_bytes;
 pub mod evaluation;
 pub mod gate;
 pub mod ladder;

@@ -219,6 +219,7 @@ pub fn save_progress(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::damaged_bytes::damage;
     use crate::matches::Ending;
     use crate::players::{BaselineSpec, PlayerSpec};
     use proptest::prelude::*;
@@ -344,24 +345,10 @@ mod tests {
         /// rows with consistent counts, and those rows write back and read again the same.
         #[test]
         fn a_damaged_progress_file_gives_a_consistent_prefix_or_nothing(
-            edits in prop::collection::vec((any::<prop::sample::Index>(), any::<u8>(), 0u8..3), 1..8),
-            cut in any::<prop::sample::Index>(),
-            cut_it in any::<bool>(),
+            damage in damage(),
         ) {
             let (_dir, path, text) = saved();
-            let mut bytes = text.into_bytes();
-            for (at, byte, kind) in edits {
-                let i = at.index(bytes.len() + 1);
-                match kind {
-                    0 if i < bytes.len() => bytes[i] = byte,
-                    1 => bytes.insert(i, byte),
-                    _ if i < bytes.len() => { bytes.remove(i); }
-                    _ => {}
-                }
-            }
-            if cut_it {
-                bytes.truncate(cut.index(bytes.len() + 1));
-            }
+            let bytes = damage.apply(text.into_bytes());
             std::fs::write(&path, &bytes).unwrap();
             let resumed = load(&path);
             let plan = plan();

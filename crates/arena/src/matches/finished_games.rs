@@ -187,6 +187,7 @@ fn difference(stored: &MatchIdentity, asked: &MatchIdentity) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::damaged_bytes::damage;
     use crate::matches::Ending;
     use proptest::prelude::*;
 
@@ -269,24 +270,10 @@ mod tests {
         /// panic; what is read writes back and reads again the same.
         #[test]
         fn damaged_finished_games_are_refused_or_read_consistently(
-            edits in prop::collection::vec((any::<prop::sample::Index>(), any::<u8>(), 0u8..3), 1..8),
-            cut in any::<prop::sample::Index>(),
-            cut_it in any::<bool>(),
+            damage in damage(),
         ) {
             let (dir, text) = saved_match();
-            let mut bytes = text.into_bytes();
-            for (at, byte, kind) in edits {
-                let i = at.index(bytes.len() + 1);
-                match kind {
-                    0 if i < bytes.len() => bytes[i] = byte,
-                    1 => bytes.insert(i, byte),
-                    _ if i < bytes.len() => { bytes.remove(i); }
-                    _ => {}
-                }
-            }
-            if cut_it {
-                bytes.truncate(cut.index(bytes.len() + 1));
-            }
+            let bytes = damage.apply(text.into_bytes());
             std::fs::write(dir.path().join(FINISHED_GAMES_FILE), &bytes).unwrap();
             if let Ok(games) = load_or_start(dir.path(), &identity(), 8) {
                 for pair in games.windows(2) {
