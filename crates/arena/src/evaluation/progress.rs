@@ -107,11 +107,11 @@ impl StoredRow {
             .0
             .values()
             .try_fold(WinDrawLoss::default(), add)?;
-        let games = add(WinDrawLoss::default(), &self.wdl)?;
-        let games = games
+        let games = self
+            .wdl
             .wins
-            .checked_add(games.draws)?
-            .checked_add(games.losses)?;
+            .checked_add(self.wdl.draws)?
+            .checked_add(self.wdl.losses)?;
         let moves_ok = |m: &MoveStats| m.passes <= m.moves && m.captures <= m.moves;
         (by_ending == self.wdl
             && moves_ok(&self.player_moves)
