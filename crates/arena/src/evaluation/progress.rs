@@ -221,7 +221,6 @@ mod tests {
     use super::*;
     use crate::damaged_bytes::damage;
     use crate::matches::Ending;
-    use crate::players::{BaselineSpec, PlayerSpec};
     use proptest::prelude::*;
 
     fn conditions() -> EvalConditions {
@@ -242,22 +241,7 @@ mod tests {
     }
 
     fn plan() -> Vec<RowPlan> {
-        [
-            (BaselineSpec::Random, BaselineSpec::Greedy),
-            (BaselineSpec::Greedy, BaselineSpec::Random),
-            (BaselineSpec::Random, BaselineSpec::Random),
-        ]
-        .into_iter()
-        .map(|(player, opponent)| RowPlan {
-            player: player.to_string(),
-            opponent: opponent.to_string(),
-            player_spec: PlayerSpec::Baseline(player),
-            opponent_spec: PlayerSpec::Baseline(opponent),
-            games: 4,
-            role: Role::Checkpoint,
-            section: Section::Adjudicated,
-        })
-        .collect()
+        super::super::run::baseline_rows(4)
     }
 
     /// The finished result of `plan`'s row with 3 wins (2 outright) and a draw.

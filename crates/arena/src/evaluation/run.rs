@@ -683,6 +683,28 @@ fn records_dir(plan: &EvalPlan, index: usize, row: &RowPlan) -> PathBuf {
         ))
 }
 
+/// Three rows of `games` games each that need no network (the baselines against each other),
+/// for tests of the evaluation and of its progress file.
+#[cfg(test)]
+pub(crate) fn baseline_rows(games: usize) -> Vec<RowPlan> {
+    [
+        (BaselineSpec::Random, BaselineSpec::Greedy),
+        (BaselineSpec::Greedy, BaselineSpec::Random),
+        (BaselineSpec::Random, BaselineSpec::Random),
+    ]
+    .into_iter()
+    .map(|(player, opponent)| RowPlan {
+        player: player.to_string(),
+        opponent: opponent.to_string(),
+        player_spec: PlayerSpec::Baseline(player),
+        opponent_spec: PlayerSpec::Baseline(opponent),
+        games,
+        role: Role::Checkpoint,
+        section: Section::Adjudicated,
+    })
+    .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -913,22 +935,7 @@ mod tests {
 
     /// Three rows that need no network (the baselines against each other), quick to play.
     fn baseline_plan(run: &Path) -> EvalPlan {
-        let rows = [
-            (BaselineSpec::Random, BaselineSpec::Greedy),
-            (BaselineSpec::Greedy, BaselineSpec::Random),
-            (BaselineSpec::Random, BaselineSpec::Random),
-        ]
-        .into_iter()
-        .map(|(player, opponent)| RowPlan {
-            player: player.to_string(),
-            opponent: opponent.to_string(),
-            player_spec: PlayerSpec::Baseline(player),
-            opponent_spec: PlayerSpec::Baseline(opponent),
-            games: 2,
-            role: Role::Checkpoint,
-            section: Section::Adjudicated,
-        })
-        .collect();
+        let rows = baseline_rows(2);
         EvalPlan {
             run_dir: run.to_path_buf(),
             checkpoint: CheckpointEntry {
