@@ -259,14 +259,9 @@ pub fn run(args: &ArenaBenchOptions, out: &mut impl Write) -> Result<(), BenchEr
     time_alphabeta(&ab_depths, args.max_plies, out)?;
     let architecture = match args.model.as_str() {
         "none" => None,
-        "tiny" => Some(ModelConfig::tiny()),
-        "cpu" => Some(ModelConfig::cpu_default()),
-        "gpu" => Some(ModelConfig::gpu_default()),
-        other => {
-            return Err(BenchError::Options(format!(
-                "--model {other}: expected tiny, cpu, gpu or none"
-            )))
-        }
+        name => Some(
+            ModelConfig::named(name).map_err(|e| BenchError::Options(format!("--model: {e}")))?,
+        ),
     };
     if let Some(architecture) = architecture {
         let device: DeviceSpec = args

@@ -149,22 +149,12 @@ pub fn run(args: &NnBenchOptions, out: &mut impl Write) -> Result<(), BenchError
     bench_encoding(args, out)?;
 
     for model_name in &args.models {
-        let (config, budget_scale) = match model_name.as_str() {
-            "cpu" => (ModelConfig::cpu_default(), 1.0),
-            "gpu" => (
-                ModelConfig::gpu_default(),
-                if device.is_cuda() {
-                    1.0
-                } else {
-                    args.large_model_cpu_scale
-                },
-            ),
-            other => {
-                return Err(NnError::InvalidConfig(format!(
-                    "unknown bench model {other:?} (cpu | gpu)"
-                ))
-                .into())
-            }
+        let config = ModelConfig::named(model_name)?;
+        // The large network gets a smaller time budget on a CPU (it is meant for a GPU).
+        let budget_scale = if model_name == "gpu" && !device.is_cuda() {
+            args.large_model_cpu_scale
+        } else {
+            1.0
         };
         let master = Model::new(&config, device)?;
         writeln!(

@@ -231,16 +231,8 @@ impl RawSide {
 
 /// Runs the benchmark: writes the shards, trains and times the three trainers.
 pub fn measure(args: &TrainBenchOptions) -> Result<TrainBenchReport, BenchError> {
-    let model = match args.model.as_str() {
-        "cpu" => ModelConfig::cpu_default(),
-        "gpu" => ModelConfig::gpu_default(),
-        "tiny" => ModelConfig::tiny(),
-        other => {
-            return Err(BenchError::Options(format!(
-                "unknown model size {other:?} (cpu | gpu | tiny)"
-            )))
-        }
-    };
+    let model = ModelConfig::named(&args.model)
+        .map_err(|e| BenchError::Options(format!("--model: {e}")))?;
     let temp = tempfile::Builder::new()
         .prefix("koshogi-bench-train-")
         .tempdir()

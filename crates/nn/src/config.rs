@@ -115,6 +115,34 @@ impl ModelConfig {
         }
     }
 
+    /// The network a benchmark or tool names: `tiny`, `cpu`, `gpu`, or `<blocks>x<channels>`
+    /// (the CPU network's heads on a trunk of that shape, e.g. `4x48`), so a shape can be
+    /// measured before a run config asks for it.
+    pub fn named(name: &str) -> Result<Self, NnError> {
+        let config = match name {
+            "tiny" => ModelConfig::tiny(),
+            "cpu" => ModelConfig::cpu_default(),
+            "gpu" => ModelConfig::gpu_default(),
+            shape => {
+                let parsed = shape.split_once('x').and_then(|(blocks, channels)| {
+                    Some((blocks.parse().ok()?, channels.parse().ok()?))
+                });
+                let Some((blocks, channels)) = parsed else {
+                    return Err(NnError::InvalidConfig(format!(
+                        "unknown network {name:?}: expected tiny, cpu, gpu or <blocks>x<channels> (e.g. 4x48)"
+                    )));
+                };
+                ModelConfig {
+                    blocks,
+                    channels,
+                    ..ModelConfig::cpu_default()
+                }
+            }
+        };
+        config.validate()?;
+        Ok(config)
+    }
+
     /// Whether `other` describes the same weights (everything but how the search reads the
     /// value), so a run may change `material_utility` and keep its checkpoints.
     pub fn same_weights_as(&self, other: &ModelConfig) -> bool {
@@ -405,6 +433,31 @@ impl fmt::Display for ResolvedRuntime {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn networks_are_named_by_size_or_trunk_shape() {
+        assert_eq!(
+            ModelConfig::named("cpu").unwrap(),
+            ModelConfig::cpu_default()
+        );
+        assert_eq!(
+            ModelConfig::named("gpu").unwrap(),
+            ModelConfig::gpu_default()
+        );
+        assert_eq!(ModelConfig::named("tiny").unwrap(), ModelConfig::tiny());
+        let small = ModelConfig::named("4x48").unwrap();
+        assert_eq!((small.blocks, small.channels), (4, 48));
+        assert_eq!(
+            small.policy_channels,
+            ModelConfig::cpu_default().policy_channels
+        );
+        for bad in [
+            "", "big", "4x", "x48", "4x48x2", "-1x48", "0x48", "4x8", "99999x64",
+        ] {
+            let err = ModelConfig::named(bad).unwrap_err().to_string();
+            assert!(!err.is_empty(), "{bad:?} should be refused");
+        }
+    }
 
     #[test]
     fn device_spec_text_round_trips() {

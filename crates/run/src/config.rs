@@ -261,7 +261,7 @@ mod tests {
             fn(&RunConfig) -> bool,
             fn(&mut RunConfig, &RunConfig),
         );
-        let levers: [Lever; 3] = [
+        let levers: [Lever; 4] = [
             (
                 "ema.toml",
                 "ema_decay",
@@ -279,6 +279,15 @@ mod tests {
                 "fixed_opponent_fraction",
                 |c| c.selfplay.fixed_opponent_fraction == 0.0,
                 |c, cpu| c.selfplay.fixed_opponent_fraction = cpu.selfplay.fixed_opponent_fraction,
+            ),
+            (
+                "small-network.toml",
+                "the network's blocks and channels",
+                |c| c.model.blocks < 6 && c.model.channels < 64,
+                |c, cpu| {
+                    c.model.blocks = cpu.model.blocks;
+                    c.model.channels = cpu.model.channels;
+                },
             ),
         ];
         for (file, lever, is_on, reset) in levers {

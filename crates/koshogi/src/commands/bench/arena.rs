@@ -16,7 +16,8 @@ pub struct ArenaBenchArgs {
     /// Games in flight (the network players' batch size is about half of this).
     #[arg(long, default_value_t = 16)]
     pub parallel: usize,
-    /// Network size for the policy and search players: tiny | cpu | gpu ("none" skips them).
+    /// Network for the policy and search players: tiny | cpu | gpu | <blocks>x<channels> ("none"
+    /// skips them).
     #[arg(long, default_value = "cpu")]
     pub model: String,
     /// Simulations per move of the search player (0 skips it).

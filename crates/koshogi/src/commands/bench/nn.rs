@@ -15,7 +15,8 @@ pub struct NnBenchArgs {
     /// Inference batch sizes to time.
     #[arg(long, value_delimiter = ',', default_values_t = vec![1, 8, 32, 128, 256])]
     pub batches: Vec<usize>,
-    /// Models to time: cpu (the default self-play model) and/or gpu (the larger one).
+    /// Networks to time: cpu (the default self-play network), gpu (the larger one), tiny, or a
+    /// trunk shape `<blocks>x<channels>` with the cpu network's heads (e.g. 4x48).
     #[arg(long, value_delimiter = ',', default_values_t = vec!["cpu".to_string(), "gpu".to_string()])]
     pub models: Vec<String>,
     /// Inference precisions to time (default: float32 plus the device's fast precision).

@@ -18,7 +18,8 @@ pub struct TrainBenchArgs {
     /// Positions per batch.
     #[arg(long, default_value_t = 256)]
     pub batch_size: usize,
-    /// Network: `cpu` (the default CPU model), `gpu` (the larger GPU model) or `tiny`.
+    /// Network: `cpu` (the default CPU model), `gpu` (the larger GPU model), `tiny`, or a trunk
+    /// shape `<blocks>x<channels>` with the cpu network's heads (e.g. `4x48`).
     #[arg(long, default_value = "cpu")]
     pub model: String,
     /// Device: auto, cpu, cuda, cuda:N.
