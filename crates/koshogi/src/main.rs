@@ -15,6 +15,7 @@ mod engine_settings;
 mod interrupt;
 mod match_flags;
 mod match_progress;
+mod memory_reuse;
 mod network_flags;
 mod openmp_wait;
 mod position_args;
@@ -101,6 +102,8 @@ fn main() {
     if let Err(err) = openmp_wait::reexec_with_passive_openmp_wait() {
         eprintln!("warning: could not restart with OMP_WAIT_POLICY=PASSIVE ({err}); inference may be slow");
     }
+    // Activation tensors are freed and allocated again every batch: keep them in the heap.
+    memory_reuse::keep_freed_memory_for_reuse();
     tracing_subscriber::fmt()
         .with_env_filter(log_filter())
         // Log lines go between redraws of the progress bars, never through them.

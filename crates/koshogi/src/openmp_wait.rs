@@ -1,4 +1,5 @@
-//! The one process-wide trick of the binary: restart once with `OMP_WAIT_POLICY=PASSIVE`.
+//! One of the binary's two process-wide settings (the other: `memory_reuse`): restart once
+//! with `OMP_WAIT_POLICY=PASSIVE`.
 //!
 //! It changes how the whole process waits (every libtorch parallel region of every command), so
 //! only `main` decides it, first thing; the libraries never restart or reconfigure the process.

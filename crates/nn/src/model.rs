@@ -43,10 +43,34 @@ fn conv(path: nn::Path<'_>, c_in: usize, c_out: usize, kernel: usize) -> nn::Con
 }
 
 /// Mean and max over the board of each channel: `[N, C, H, W]` → `[N, 2C]`.
+///
+/// The same numbers by two routes: on a channels-last tensor (bfloat16 inference) libtorch's
+/// reductions over H and W are 3–7× slower than a pooling window the size of the board, and
+/// on a dense NCHW tensor (float32 training) the other way round (measured with libtorch
+/// 2.13 on one core, batches of 32 and 128; docs/performance.md).
 fn global_pool(xs: &Tensor) -> Tensor {
-    let mean = xs.mean_dim(&[2i64, 3][..], false, None::<Kind>);
-    let max = xs.amax(&[2i64, 3][..], false);
-    Tensor::cat(&[mean, max], 1)
+    let size = xs.size();
+    if is_channels_last(xs) {
+        let board = [size[2], size[3]];
+        let mean = xs
+            .avg_pool2d(board, board, [0, 0], false, true, None)
+            .flatten(1, -1);
+        let max = xs
+            .max_pool2d(board, board, [0, 0], [1, 1], false)
+            .flatten(1, -1);
+        Tensor::cat(&[mean, max], 1)
+    } else {
+        let mean = xs.mean_dim(&[2i64, 3][..], false, None::<Kind>);
+        let max = xs.amax(&[2i64, 3][..], false);
+        Tensor::cat(&[mean, max], 1)
+    }
+}
+
+/// Whether a `[N, C, H, W]` tensor with more than one channel is stored channels-last (its
+/// channels adjacent in memory).
+fn is_channels_last(xs: &Tensor) -> bool {
+    let (size, stride) = (xs.size(), xs.stride());
+    size.len() == 4 && size[1] > 1 && stride[1] == 1
 }
 
 /// A pre-activation residual block; in a global pooling block, `pool_channels` of the first
@@ -100,7 +124,9 @@ impl ResidualBlock {
             let bias = global_pool(&parts[1].relu()).apply(linear);
             h = &parts[0] + bias.unsqueeze(-1).unsqueeze(-1);
         }
-        xs + h.relu().apply(&self.conv2)
+        // In place where autograd allows it (a convolution's backward needs its input, not its
+        // output), which saves an allocation and a pass over the activations per operation.
+        h.relu_().apply(&self.conv2).g_add_(xs)
     }
 }
 
@@ -129,9 +155,11 @@ impl PolicyHead {
     }
 
     fn forward(&self, trunk: &Tensor) -> Tensor {
-        let bias = global_pool(&trunk.apply(&self.pool_source).relu()).apply(&self.pool_bias);
-        (trunk.apply(&self.features) + bias.unsqueeze(-1).unsqueeze(-1))
-            .relu()
+        let bias = global_pool(&trunk.apply(&self.pool_source).relu_()).apply(&self.pool_bias);
+        trunk
+            .apply(&self.features)
+            .g_add_(&bias.unsqueeze(-1).unsqueeze(-1))
+            .relu_()
             .apply(&self.output)
     }
 }
@@ -161,9 +189,9 @@ impl ValueHead {
     }
 
     fn forward(&self, trunk: &Tensor) -> (Tensor, Tensor, Tensor) {
-        let hidden = global_pool(&trunk.apply(&self.features).relu())
+        let hidden = global_pool(&trunk.apply(&self.features).relu_())
             .apply(&self.hidden)
-            .relu();
+            .relu_();
         let aux = hidden.apply(&self.aux);
         (hidden.apply(&self.wdl), aux.select(1, 0), aux.select(1, 1))
     }
@@ -224,7 +252,7 @@ impl Network {
         for block in &self.blocks {
             xs = block.forward(&xs);
         }
-        let trunk = xs.relu();
+        let trunk = xs.relu_();
         let policy = self.policy.forward(&trunk);
         let (wdl_logits, moves_left, material) = self.value.forward(&trunk);
         NetworkOutput {
@@ -343,6 +371,23 @@ mod tests {
             .max()
             .double_value(&[]);
         assert!(diff < 1e-5, "difference {diff}");
+    }
+
+    #[test]
+    fn global_pooling_gives_the_same_numbers_in_both_layouts() {
+        tch::manual_seed(3);
+        for kind in [Kind::Float, Kind::BFloat16] {
+            let xs = Tensor::randn([3, 5, 19, 19], (kind, Device::Cpu));
+            let channels_last = to_channels_last(&xs);
+            assert!(!is_channels_last(&xs) && is_channels_last(&channels_last));
+            let dense = global_pool(&xs).to_kind(Kind::Float);
+            let pooled = global_pool(&channels_last).to_kind(Kind::Float);
+            assert_eq!(dense.size(), vec![3, 10]);
+            let maxima = (dense.narrow(1, 5, 5) - pooled.narrow(1, 5, 5)).abs().max();
+            assert_eq!(maxima.double_value(&[]), 0.0, "{kind:?} maxima differ");
+            let means = (dense.narrow(1, 0, 5) - pooled.narrow(1, 0, 5)).abs().max();
+            assert!(means.double_value(&[]) < 1e-2, "{kind:?} means differ");
+        }
     }
 
     #[test]
