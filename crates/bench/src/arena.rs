@@ -259,9 +259,9 @@ pub fn run(args: &ArenaBenchOptions, out: &mut impl Write) -> Result<(), BenchEr
     time_alphabeta(&ab_depths, args.max_plies, out)?;
     let architecture = match args.model.as_str() {
         "none" => None,
-        name => Some(
-            ModelConfig::named(name).map_err(|e| BenchError::Options(format!("--model: {e}")))?,
-        ),
+        name => Some(ModelConfig::named(name).map_err(|e| {
+            BenchError::Options(format!("--model {name}: {e}; or none (no network players)"))
+        })?),
     };
     if let Some(architecture) = architecture {
         let device: DeviceSpec = args

@@ -232,7 +232,7 @@ impl RawSide {
 /// Runs the benchmark: writes the shards, trains and times the three trainers.
 pub fn measure(args: &TrainBenchOptions) -> Result<TrainBenchReport, BenchError> {
     let model = ModelConfig::named(&args.model)
-        .map_err(|e| BenchError::Options(format!("--model: {e}")))?;
+        .map_err(|e| BenchError::Options(format!("--model {}: {e}", args.model)))?;
     let temp = tempfile::Builder::new()
         .prefix("koshogi-bench-train-")
         .tempdir()

@@ -135,7 +135,11 @@ fn bench_train_reports_both_precisions_the_pipeline_and_memory() {
 fn bench_train_rejects_unknown_models() {
     assert_rejected(
         &["bench", "train", "--model", "huge"],
-        "error: bench train: unknown model size \"huge\"",
+        "error: bench train: --model huge: invalid network configuration: unknown network \"huge\": expected tiny, cpu, gpu or <blocks>x<channels>",
+    );
+    assert_rejected(
+        &["bench", "train", "--model", "0x48"],
+        "error: bench train: --model 0x48: invalid network configuration:",
     );
 }
 
@@ -184,6 +188,6 @@ fn bench_arena_rejects_bad_depths_and_models() {
     );
     assert_rejected(
         &[&base[..], &["--model", "huge"]].concat(),
-        "error: bench arena: --model huge: expected tiny, cpu, gpu or none",
+        "error: bench arena: --model huge: invalid network configuration: unknown network \"huge\": expected tiny, cpu, gpu or <blocks>x<channels> (e.g. 4x48); or none",
     );
 }
