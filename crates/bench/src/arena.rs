@@ -368,7 +368,8 @@ mod tests {
         let err = run(&options("huge", "none"), &mut Vec::new()).unwrap_err();
         assert_eq!(
             err.to_string(),
-            "--model huge: expected tiny, cpu, gpu or none"
+            "--model huge: invalid network configuration: unknown network \"huge\": expected \
+             tiny, cpu, gpu or <blocks>x<channels> (e.g. 4x48); or none (no network players)"
         );
     }
 }
