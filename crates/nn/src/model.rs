@@ -50,20 +50,21 @@ fn conv(path: nn::Path<'_>, c_in: usize, c_out: usize, kernel: usize) -> nn::Con
 /// 2.13 on one core, batches of 32 and 128; docs/performance.md).
 fn global_pool(xs: &Tensor) -> Tensor {
     let size = xs.size();
-    if is_channels_last(xs) {
+    let (mean, max) = if is_channels_last(xs) {
         let board = [size[2], size[3]];
-        let mean = xs
-            .avg_pool2d(board, board, [0, 0], false, true, None)
-            .flatten(1, -1);
-        let max = xs
-            .max_pool2d(board, board, [0, 0], [1, 1], false)
-            .flatten(1, -1);
-        Tensor::cat(&[mean, max], 1)
+        (
+            xs.avg_pool2d(board, board, [0, 0], false, true, None)
+                .flatten(1, -1),
+            xs.max_pool2d(board, board, [0, 0], [1, 1], false)
+                .flatten(1, -1),
+        )
     } else {
-        let mean = xs.mean_dim(&[2i64, 3][..], false, None::<Kind>);
-        let max = xs.amax(&[2i64, 3][..], false);
-        Tensor::cat(&[mean, max], 1)
-    }
+        (
+            xs.mean_dim(&[2i64, 3][..], false, None::<Kind>),
+            xs.amax(&[2i64, 3][..], false),
+        )
+    };
+    Tensor::cat(&[mean, max], 1)
 }
 
 /// Whether a `[N, C, H, W]` tensor with more than one channel is stored channels-last (its
