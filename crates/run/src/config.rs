@@ -254,14 +254,15 @@ mod tests {
         let same = |config: &RunConfig| {
             serde_json::to_value(config).unwrap() == serde_json::to_value(&cpu).unwrap()
         };
-        // Per file: the lever, whether it is on, and how to set it back to cpu.toml's value.
+        // Per file: the lever (for a second seed: small-network.toml and the seed), whether it
+        // is on, and how to set it back to cpu.toml's value.
         type Lever = (
             &'static str,
             &'static str,
             fn(&RunConfig) -> bool,
             fn(&mut RunConfig, &RunConfig),
         );
-        let levers: [Lever; 4] = [
+        let levers: [Lever; 6] = [
             (
                 "ema.toml",
                 "ema_decay",
@@ -287,6 +288,24 @@ mod tests {
                 |c, cpu| {
                     c.model.blocks = cpu.model.blocks;
                     c.model.channels = cpu.model.channels;
+                },
+            ),
+            (
+                "small-network-seed2.toml",
+                "small-network.toml's network with the trainer's seed 2",
+                |c| c.model.blocks == 4 && c.model.channels == 48 && c.train.seed == 2,
+                |c, cpu| {
+                    (c.model.blocks, c.model.channels) = (cpu.model.blocks, cpu.model.channels);
+                    c.train.seed = cpu.train.seed;
+                },
+            ),
+            (
+                "small-network-seed3.toml",
+                "small-network.toml's network with the trainer's seed 3",
+                |c| c.model.blocks == 4 && c.model.channels == 48 && c.train.seed == 3,
+                |c, cpu| {
+                    (c.model.blocks, c.model.channels) = (cpu.model.blocks, cpu.model.channels);
+                    c.train.seed = cpu.train.seed;
                 },
             ),
         ];
