@@ -246,6 +246,55 @@ fn logs_to_a_file_or_pipe_carry_no_colour_codes() {
 }
 
 #[test]
+fn a_set_key_is_played_and_kept_with_the_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = write_config(dir.path());
+    let run = dir.path().join("run");
+    let run_str = run.to_str().unwrap();
+    // The tiny configuration caps games at 8 plies; --set caps them at 4.
+    let out = ok(&koshogi(&[
+        "selfplay",
+        "--run",
+        run_str,
+        "--config",
+        &config,
+        "--games",
+        "2",
+        "--set",
+        "selfplay.max_plies=4",
+    ]));
+    assert!(out.contains("mean length 4"), "{out}");
+    let kept = std::fs::read_to_string(run.join("config.toml")).unwrap();
+    assert!(
+        kept.starts_with(&format!("# {config} with --set selfplay.max_plies=4\n")),
+        "{kept}"
+    );
+    assert!(kept.contains("max_plies = 4"), "{kept}");
+    // `run` takes it too; a key that does not exist is refused with its name, before anything runs.
+    let other = dir.path().join("other");
+    let out = koshogi(&[
+        "run",
+        "--config",
+        &config,
+        "--run",
+        other.to_str().unwrap(),
+        "--set",
+        "train.sed=2",
+    ]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--set train.sed=2") && err.contains("unknown field `sed`"),
+        "{err}"
+    );
+    assert!(!other.join("config.toml").exists());
+    let out = koshogi(&["run", "--config", &config, "--set", "train.seed"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("is not KEY=VALUE"), "{err}");
+}
+
+#[test]
 fn a_rejected_configuration_is_not_kept_in_the_run_directory() {
     // A configuration that fails validation must not become the run's kept config.toml,
     // or every later `--resume` would fail on it until the file is deleted by hand.

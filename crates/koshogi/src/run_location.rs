@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
 use anyhow::Result;
-use koshogi_run::RunConfig;
+use koshogi_run::{ConfigOverride, RunConfig};
 
 /// `--run` and `--config`, shared by the commands that work on a run directory.
 #[derive(Debug, Clone, clap::Args)]
@@ -18,6 +18,10 @@ pub struct RunLocation {
     /// Run configuration (TOML); default: <run>/config.toml if present, else built-in defaults.
     #[arg(long)]
     pub config: Option<PathBuf>,
+    /// Change one key of the configuration, e.g. `--set train.seed=2` (repeatable; the value
+    /// is TOML, bare text a string). A new run directory keeps the changed configuration.
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub overrides: Vec<ConfigOverride>,
 }
 
 impl RunLocation {
@@ -43,7 +47,7 @@ impl RunLocation {
             .run
             .clone()
             .unwrap_or_else(|| RunConfig::default().run.dir);
-        let (config, text) = RunConfig::resolve(self.config.as_deref(), &guess)?;
+        let (config, text) = RunConfig::resolve(self.config.as_deref(), &guess, &self.overrides)?;
         let run_dir = self.run.clone().unwrap_or_else(|| config.run.dir.clone());
         Ok((config, text, run_dir))
     }
@@ -59,8 +63,13 @@ impl RunLocation {
         cache: &Path,
         wait_until: Option<&AtomicBool>,
     ) -> Result<RunConfig> {
-        let (config, _) =
-            koshogi_run::resolve_stored_config(remote, cache, self.config.as_deref(), wait_until)?;
+        let (config, _) = koshogi_run::resolve_stored_config(
+            remote,
+            cache,
+            self.config.as_deref(),
+            &self.overrides,
+            wait_until,
+        )?;
         Ok(config)
     }
 }

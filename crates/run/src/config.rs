@@ -17,6 +17,7 @@ use koshogi_selfplay::SelfplayConfig;
 use koshogi_train::{config_hash, TrainConfig, TrainerSetup};
 use serde::{Deserialize, Serialize};
 
+use crate::config_override::{apply_overrides, overrides_in_words, ConfigOverride};
 use crate::RunError;
 
 /// The whole configuration file.
@@ -95,21 +96,43 @@ pub use koshogi_run_store::layout::CONFIG_FILE as RUN_CONFIG_FILE;
 impl RunConfig {
     /// Reads and checks a configuration file; also returns its text (kept in the run directory).
     pub fn load(path: &Path) -> Result<(RunConfig, String), RunError> {
+        RunConfig::load_with(path, &[])
+    }
+
+    /// [`Self::load`] with `overrides` (`--set`) made in the text first; the text returned is
+    /// the changed one, so a run directory keeps what the run really used.
+    pub fn load_with(
+        path: &Path,
+        overrides: &[ConfigOverride],
+    ) -> Result<(RunConfig, String), RunError> {
         let text = std::fs::read_to_string(path).map_err(|source| RunError::ReadConfig {
             path: path.to_path_buf(),
             source,
         })?;
-        let config = RunConfig::parse_from(&text, &path.display().to_string())?;
-        Ok((config, text))
+        RunConfig::from_text(&text, &path.display().to_string(), overrides)
     }
 
-    /// Parses and checks a configuration read from `place` (a file or a store URL), which the
-    /// error names.
-    pub fn parse_from(text: &str, place: &str) -> Result<RunConfig, RunError> {
-        RunConfig::parse(text).map_err(|source| RunError::InConfig {
+    /// The configuration in `text`, read from `place` (a file or a store URL, which errors
+    /// name), with `overrides` made; and the text as changed.
+    pub fn from_text(
+        text: &str,
+        place: &str,
+        overrides: &[ConfigOverride],
+    ) -> Result<(RunConfig, String), RunError> {
+        let in_place = |source: RunError| RunError::InConfig {
             place: place.to_string(),
             source: Box::new(source),
-        })
+        };
+        let changed =
+            apply_overrides(text, place, overrides).map_err(|error| in_place(error.into()))?;
+        let config = RunConfig::parse(&changed).map_err(|error| match overrides {
+            [] => in_place(error),
+            _ => RunError::InConfig {
+                place: format!("{place} with {}", overrides_in_words(overrides)),
+                source: Box::new(error),
+            },
+        })?;
+        Ok((config, changed))
     }
 
     pub fn parse(text: &str) -> Result<RunConfig, RunError> {
@@ -151,16 +174,22 @@ impl RunConfig {
         Ok(())
     }
 
-    /// `--config`, else the run directory's own copy, else the defaults; returns the
-    /// configuration and the text to keep in the run directory.
-    pub fn resolve(config: Option<&Path>, run_dir: &Path) -> Result<(RunConfig, String), RunError> {
+    /// `--config`, else the run directory's own copy, else the defaults, with `overrides`
+    /// (`--set`) made; returns the configuration and the text to keep in the run directory
+    /// (empty for untouched defaults).
+    pub fn resolve(
+        config: Option<&Path>,
+        run_dir: &Path,
+        overrides: &[ConfigOverride],
+    ) -> Result<(RunConfig, String), RunError> {
         let kept = RunLayout::new(run_dir).config_file();
         let path = match config {
             Some(path) => path.to_path_buf(),
             None if kept.exists() => kept,
-            None => return Ok((RunConfig::default(), String::new())),
+            None if overrides.is_empty() => return Ok((RunConfig::default(), String::new())),
+            None => return RunConfig::from_text("", "the built-in defaults", overrides),
         };
-        RunConfig::load(&path)
+        RunConfig::load_with(&path, overrides)
     }
 
     /// What the trainer needs of this configuration for the run in `run_dir`.
@@ -305,25 +334,72 @@ mod tests {
             .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
             .collect();
         files.sort();
-        // Other runs of one ablation: its file with the trainer's seed changed, nothing else.
-        let (small, _) =
-            RunConfig::load(&root.join("configs/ablations/small-network.toml")).unwrap();
-        let seeds = ["small-network-seed2.toml", "small-network-seed3.toml"];
-        for (file, seed) in seeds.iter().zip(2..) {
-            let (mut config, _) =
-                RunConfig::load(&root.join("configs/ablations").join(file)).unwrap();
-            assert_eq!(config.train.seed, seed, "ablations/{file}: the seed");
-            config.train.seed = small.train.seed;
-            assert_eq!(
-                serde_json::to_value(&config).unwrap(),
-                serde_json::to_value(&small).unwrap(),
-                "ablations/{file} changes more than small-network.toml's seed"
-            );
-        }
         let mut listed: Vec<&str> = levers.iter().map(|(file, ..)| *file).collect();
-        listed.extend(seeds);
         listed.sort();
         assert_eq!(files, listed, "every ablation config is checked here");
+    }
+
+    #[test]
+    fn a_set_key_changes_that_key_alone_and_the_kept_text_says_so() {
+        let path =
+            koshogi_test_support::workspace_root().join("configs/ablations/small-network.toml");
+        let (plain, _) = RunConfig::load(&path).unwrap();
+        let seed: ConfigOverride = "train.seed=2".parse().unwrap();
+        let (config, text) = RunConfig::load_with(&path, &[seed]).unwrap();
+        assert_eq!((plain.train.seed, config.train.seed), (1, 2));
+        let mut back = config.clone();
+        back.train.seed = plain.train.seed;
+        assert_eq!(
+            serde_json::to_value(&back).unwrap(),
+            serde_json::to_value(&plain).unwrap(),
+            "--set train.seed changed more than the seed"
+        );
+        // The kept text is the configuration used, and says where it came from.
+        assert!(text.starts_with("# "), "{text}");
+        assert!(text
+            .lines()
+            .next()
+            .unwrap()
+            .ends_with("small-network.toml with --set train.seed=2"));
+        let (kept, _) = RunConfig::from_text(&text, "kept", &[]).unwrap();
+        assert_eq!(
+            serde_json::to_value(&kept).unwrap(),
+            serde_json::to_value(&config).unwrap()
+        );
+    }
+
+    #[test]
+    fn a_set_key_that_is_unknown_or_wrong_is_an_error_naming_it() {
+        let with = |arg: &str| {
+            let change: ConfigOverride = arg.parse().unwrap();
+            message(RunConfig::from_text("[train]\nseed = 1\n", "a.toml", &[change]).unwrap_err())
+        };
+        let err = with("train.seeed=2");
+        assert!(
+            err.contains("a.toml with --set train.seeed=2") && err.contains("seeed"),
+            "{err}"
+        );
+        let err = with("train.seed=two");
+        assert!(
+            err.contains("train.seed=two") && err.contains("seed"),
+            "{err}"
+        );
+        let err = with("train.batch_size=0");
+        assert!(err.contains("batch_size"), "{err}");
+        let err = with("train.seed.x=1");
+        assert!(
+            err.contains("`train.seed` is a value, not a section"),
+            "{err}"
+        );
+        // With no configuration at all, the keys go on the built-in defaults.
+        let change: ConfigOverride = "train.seed=5".parse().unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let (config, text) = RunConfig::resolve(None, dir.path(), &[change]).unwrap();
+        assert_eq!(config.train.seed, 5);
+        assert!(
+            text.starts_with("# the built-in defaults with --set train.seed=5"),
+            "{text}"
+        );
     }
 
     #[test]

@@ -23,6 +23,9 @@ pub enum RunError {
     },
     #[error(transparent)]
     Toml(#[from] toml::de::Error),
+    /// A `--set` that could not be made (one that names an unknown key fails as a [`Self::Toml`]).
+    #[error(transparent)]
+    Override(#[from] crate::OverrideError),
     /// A cross-section check (one key's value needs another's).
     #[error("{0}")]
     Invalid(String),

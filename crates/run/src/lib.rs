@@ -6,12 +6,14 @@
 //! arguments and draws progress; what a run does lives here.
 
 mod config;
+mod config_override;
 mod error;
 mod one_process;
 pub mod selfplay_role;
 mod stored_run_config;
 
 pub use config::{prepare_run_dir, require_local_run, RunConfig, RunSection, RUN_CONFIG_FILE};
+pub use config_override::{ConfigOverride, OverrideError};
 pub use error::RunError;
 pub use one_process::{OneProcessOutcome, OneProcessRun};
 pub use stored_run_config::resolve_stored_config;

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use anyhow::{anyhow, Result};
 use clap::Args;
 use koshogi_run::selfplay_role::Reporter;
-use koshogi_run::{prepare_run_dir, OneProcessRun, RunConfig};
+use koshogi_run::{prepare_run_dir, ConfigOverride, OneProcessRun, RunConfig};
 
 use crate::interrupt::{stop_after, stop_flag_on_interrupt};
 use crate::train_display::{print_summary, progress_bar};
@@ -19,6 +19,11 @@ pub struct RunArgs {
     /// Run configuration (TOML), e.g. configs/quick.toml; default: the run directory's copy.
     #[arg(long)]
     pub config: Option<PathBuf>,
+    /// Change one key of the configuration, e.g. `--set train.seed=2` for a second seed of the
+    /// same file (repeatable; the value is TOML, bare text a string). A new run directory keeps
+    /// the changed configuration, with a first line that says what was set.
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub overrides: Vec<ConfigOverride>,
     /// Run directory; default: run.dir of the configuration.
     #[arg(long)]
     pub run: Option<PathBuf>,
@@ -72,9 +77,9 @@ pub fn run(args: RunArgs) -> Result<()> {
         }
     }
     let (mut config, text) = match (&args.config, &args.run) {
-        (Some(path), _) => RunConfig::load(path)?,
+        (Some(path), _) => RunConfig::load_with(path, &args.overrides)?,
         (None, Some(dir)) => {
-            let (config, text) = RunConfig::resolve(None, dir)?;
+            let (config, text) = RunConfig::resolve(None, dir, &args.overrides)?;
             if text.is_empty() {
                 return Err(anyhow!(
                     "{} has no config.toml: name a configuration with --config (e.g. configs/quick.toml)",

@@ -37,7 +37,7 @@ pub fn run(args: ServeArgs) -> Result<()> {
         "run directory {} does not exist or is not a directory",
         args.run.display()
     );
-    let (config, _) = RunConfig::resolve(None, &args.run)?;
+    let (config, _) = RunConfig::resolve(None, &args.run, &[])?;
     let app = App::new(AppConfig {
         run_dir: args.run.clone(),
         rules: config.rules,
