@@ -213,7 +213,7 @@ mod tests {
         ) {
             for arg in [format!("{key}={value}"), garbage.clone()] {
                 let Ok(change) = arg.parse::<ConfigOverride>() else { continue };
-                let Ok(changed) = apply_overrides(&text, "p", &[change.clone()]) else { continue };
+                let Ok(changed) = apply_overrides(&text, "p", std::slice::from_ref(&change)) else { continue };
                 let table: toml::Table = toml::from_str(&changed).unwrap();
                 let mut item = &toml::Value::Table(table);
                 for part in &change.path {
