@@ -113,25 +113,30 @@ impl RunConfig {
     }
 
     /// The configuration in `text`, read from `place` (a file or a store URL, which errors
-    /// name), with `overrides` made; and the text as changed.
+    /// name), with `overrides` made; and the text as changed, whose first line then says where
+    /// it came from and what was set.
     pub fn from_text(
         text: &str,
         place: &str,
         overrides: &[ConfigOverride],
     ) -> Result<(RunConfig, String), RunError> {
+        let place = match overrides {
+            [] => place.to_string(),
+            _ => format!("{place} with {}", overrides_in_words(overrides)),
+        };
         let in_place = |source: RunError| RunError::InConfig {
-            place: place.to_string(),
+            place: place.clone(),
             source: Box::new(source),
         };
-        let changed =
-            apply_overrides(text, place, overrides).map_err(|error| in_place(error.into()))?;
-        let config = RunConfig::parse(&changed).map_err(|error| match overrides {
-            [] => in_place(error),
-            _ => RunError::InConfig {
-                place: format!("{place} with {}", overrides_in_words(overrides)),
-                source: Box::new(error),
-            },
-        })?;
+        let changed = match overrides {
+            [] => text.to_string(),
+            _ => {
+                let document =
+                    apply_overrides(text, overrides).map_err(|error| in_place(error.into()))?;
+                format!("# {place}\n{document}")
+            }
+        };
+        let config = RunConfig::parse(&changed).map_err(in_place)?;
         Ok((config, changed))
     }
 
@@ -343,7 +348,9 @@ mod tests {
     fn a_set_key_changes_that_key_alone_and_the_kept_text_says_so() {
         let path =
             koshogi_test_support::workspace_root().join("configs/ablations/small-network.toml");
-        let (plain, _) = RunConfig::load(&path).unwrap();
+        let (plain, plain_text) = RunConfig::load(&path).unwrap();
+        // Without a --set the text is kept as the file has it.
+        assert_eq!(plain_text, std::fs::read_to_string(&path).unwrap());
         let seed: ConfigOverride = "train.seed=2".parse().unwrap();
         let (config, text) = RunConfig::load_with(&path, &[seed]).unwrap();
         assert_eq!((plain.train.seed, config.train.seed), (1, 2));

@@ -77,17 +77,10 @@ impl FromStr for ConfigOverride {
     }
 }
 
-/// `text` with every override made, in order, and a first comment line naming them and where
-/// the text came from; `text` itself when there are none. Whether the keys exist and the values
-/// fit is the configuration parser's to say (it rejects unknown keys).
-pub fn apply_overrides(
-    text: &str,
-    place: &str,
-    overrides: &[ConfigOverride],
-) -> Result<String, OverrideError> {
-    if overrides.is_empty() {
-        return Ok(text.to_string());
-    }
+/// `text` with every override made, in order (the caller says where the text came from and what
+/// was set). Whether the keys exist and the values fit is the configuration parser's to say (it
+/// rejects unknown keys).
+pub fn apply_overrides(text: &str, overrides: &[ConfigOverride]) -> Result<String, OverrideError> {
     let mut document = text
         .parse::<DocumentMut>()
         .map_err(|error| OverrideError::NotToml(error.to_string()))?;
@@ -111,10 +104,7 @@ pub fn apply_overrides(
             .set_suffix("  # --set on the command line");
         table.insert(last, Item::Value(value));
     }
-    Ok(format!(
-        "# {place} with {}\n{document}",
-        overrides_in_words(overrides)
-    ))
+    Ok(document.to_string())
 }
 
 /// `--set a=1 --set b=2`, as errors and the kept file's first line say it.
@@ -135,23 +125,20 @@ mod tests {
     fn values_are_toml_and_bare_text_is_a_string() {
         let text =
             "[train]\nseed = 1 # the trainer's\nlr = 0.01\n\n[inference]\ndevice = \"cpu\"\n";
-        let changed = apply_overrides(
-            text,
-            "a.toml",
-            &[
-                set("train.seed=2"),
-                set("inference.device=cuda"),
-                set("train.lr = 2e-3"),
-            ],
-        )
-        .unwrap();
+        let changes = [
+            set("train.seed=2"),
+            set("inference.device=cuda"),
+            set("train.lr = 2e-3"),
+        ];
+        let changed = apply_overrides(text, &changes).unwrap();
         let table: toml::Table = toml::from_str(&changed).unwrap();
         assert_eq!(table["train"]["seed"].as_integer(), Some(2));
         assert_eq!(table["train"]["lr"].as_float(), Some(2e-3));
         assert_eq!(table["inference"]["device"].as_str(), Some("cuda"));
-        assert!(changed.starts_with(
-            "# a.toml with --set train.seed=2 --set inference.device=cuda --set train.lr=2e-3\n"
-        ));
+        assert_eq!(
+            overrides_in_words(&changes),
+            "--set train.seed=2 --set inference.device=cuda --set train.lr=2e-3"
+        );
         // The rest of the text is kept as it was.
         assert!(changed.contains("[inference]\n"));
         assert!(!changed.contains("the trainer's"), "{changed}");
@@ -159,17 +146,10 @@ mod tests {
 
     #[test]
     fn a_missing_section_or_key_is_added_for_the_parser_to_judge() {
-        let changed =
-            apply_overrides("[train]\nseed = 1\n", "a", &[set("search.c_puct=2.5")]).unwrap();
+        let changed = apply_overrides("[train]\nseed = 1\n", &[set("search.c_puct=2.5")]).unwrap();
         let table: toml::Table = toml::from_str(&changed).unwrap();
         assert_eq!(table["search"]["c_puct"].as_float(), Some(2.5));
         assert_eq!(table["train"]["seed"].as_integer(), Some(1));
-    }
-
-    #[test]
-    fn no_overrides_leave_the_text_alone() {
-        let text = "# x\n[train]\nseed = 1\n";
-        assert_eq!(apply_overrides(text, "a", &[]).unwrap(), text);
     }
 
     #[test]
@@ -189,14 +169,14 @@ mod tests {
             Err(OverrideError::BadKey(_))
         ));
         assert_eq!(
-            apply_overrides("[train]\nseed = 1\n", "a", &[set("train.seed.x=2")]),
+            apply_overrides("[train]\nseed = 1\n", &[set("train.seed.x=2")]),
             Err(OverrideError::NotATable {
                 key: "train.seed.x".into(),
                 table: "train.seed".into()
             })
         );
         assert!(matches!(
-            apply_overrides("[train\n", "a", &[set("train.seed=2")]),
+            apply_overrides("[train\n", &[set("train.seed=2")]),
             Err(OverrideError::NotToml(_))
         ));
     }
@@ -213,7 +193,7 @@ mod tests {
         ) {
             for arg in [format!("{key}={value}"), garbage.clone()] {
                 let Ok(change) = arg.parse::<ConfigOverride>() else { continue };
-                let Ok(changed) = apply_overrides(&text, "p", std::slice::from_ref(&change)) else { continue };
+                let Ok(changed) = apply_overrides(&text, std::slice::from_ref(&change)) else { continue };
                 let table: toml::Table = toml::from_str(&changed).unwrap();
                 let mut item = &toml::Value::Table(table);
                 for part in &change.path {
