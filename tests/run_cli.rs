@@ -221,6 +221,26 @@ fn run_without_a_configuration_is_a_clear_error() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("--config"), "{err}");
     assert!(!err.contains("panicked"), "{err}");
+    // `--set` names keys, not a configuration: the built-in defaults are still refused, and
+    // nothing is written into the directory.
+    let out = koshogi(&[
+        "run",
+        "--run",
+        dir.path().to_str().unwrap(),
+        "--set",
+        "train.seed=2",
+        "--steps",
+        "1",
+    ]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("has no config.toml"), "{err}");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    let out = koshogi(&["run", "--help"]);
+    assert!(
+        ok(&out).contains("never starts from the built-in defaults"),
+        "`koshogi run --help` tells that a configuration is needed"
+    );
 }
 
 #[test]

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
-use anyhow::Result;
+use anyhow::{anyhow, Result};
 use koshogi_run::{ConfigOverride, RunConfig};
 
 /// `--run` and `--config`, shared by the commands that work on a run directory.
@@ -50,6 +50,31 @@ impl RunLocation {
         let (config, text) = RunConfig::resolve(self.config.as_deref(), &guess, &self.overrides)?;
         let run_dir = self.run.clone().unwrap_or_else(|| config.run.dir.clone());
         Ok((config, text, run_dir))
+    }
+
+    /// Like [`Self::resolve`], for the one-machine job that starts or resumes a run
+    /// (`koshogi run`): the configuration must be named, by `--config` or by the run
+    /// directory's kept copy. The built-in defaults would start a run nobody chose, so their
+    /// absence is an error, with or without `--set`.
+    pub fn resolve_named(&self) -> Result<(RunConfig, String, PathBuf)> {
+        let named = match (&self.config, &self.run) {
+            (Some(_), _) => true,
+            (None, Some(dir)) => koshogi_run_store::layout::RunLayout::new(dir)
+                .config_file()
+                .exists(),
+            (None, None) => false,
+        };
+        if !named {
+            return Err(match &self.run {
+                Some(dir) => anyhow!(
+                    "{} has no config.toml: name a configuration with --config (e.g. \
+                     configs/quick.toml)",
+                    dir.display()
+                ),
+                None => anyhow!("name a configuration with --config (e.g. configs/quick.toml)"),
+            });
+        }
+        self.resolve()
     }
 
     /// The configuration of a run in object storage, for a distributed role whose local

@@ -4,29 +4,23 @@
 //! Ctrl-C. Running the command again on the same run directory resumes from the newest
 //! checkpoint and keeps all data.
 
-use std::path::PathBuf;
-
 use anyhow::{anyhow, Result};
 use clap::Args;
 use koshogi_run::selfplay_role::Reporter;
-use koshogi_run::{prepare_run_dir, ConfigOverride, OneProcessRun, RunConfig};
+use koshogi_run::{prepare_run_dir, OneProcessRun};
 
 use crate::interrupt::{stop_after, stop_flag_on_interrupt};
+use crate::run_location::RunLocation;
 use crate::train_display::{print_summary, progress_bar};
 
 #[derive(Args)]
+#[command(mut_arg("config", |arg| arg.help(
+    "Run configuration (TOML), e.g. configs/quick.toml; default: the run directory's copy \
+     (a run never starts from the built-in defaults)"
+)))]
 pub struct RunArgs {
-    /// Run configuration (TOML), e.g. configs/quick.toml; default: the run directory's copy.
-    #[arg(long)]
-    pub config: Option<PathBuf>,
-    /// Change one key of the configuration, e.g. `--set train.seed=2` for a second seed of the
-    /// same file (repeatable; the value is TOML, bare text a string). A new run directory keeps
-    /// the changed configuration, with a first line that says what was set.
-    #[arg(long = "set", value_name = "KEY=VALUE")]
-    pub overrides: Vec<ConfigOverride>,
-    /// Run directory; default: run.dir of the configuration.
-    #[arg(long)]
-    pub run: Option<PathBuf>,
+    #[command(flatten)]
+    pub location: RunLocation,
     /// Stop when the trainer reaches this many steps in total (overrides train.steps).
     #[arg(long)]
     pub steps: Option<u64>,
@@ -63,38 +57,16 @@ fn positive_hours(text: &str) -> Result<f64, String> {
 }
 
 pub fn run(args: RunArgs) -> Result<()> {
-    if let Some(run) = &args.run {
-        if let koshogi_run_store::RunTarget::Remote(remote) =
-            koshogi_run_store::RunTarget::parse(run)?
-        {
-            return Err(anyhow!(
-                "`koshogi run` is the one-machine job on a local directory; for {} start the \
-                 roles (`koshogi train --run URL --follow --resume`, `koshogi selfplay --run URL \
-                 --worker-id ID`), or run locally and `koshogi store push DIR URL` \
-                 (docs/distributed.md)",
-                remote.url()
-            ));
-        }
+    if let Some(remote) = args.location.remote()? {
+        return Err(anyhow!(
+            "`koshogi run` is the one-machine job on a local directory; for {} start the roles \
+             (`koshogi train --run URL --follow --resume`, `koshogi selfplay --run URL \
+             --worker-id ID`), or run locally and `koshogi store push DIR URL` \
+             (docs/distributed.md)",
+            remote.url()
+        ));
     }
-    let (mut config, text) = match (&args.config, &args.run) {
-        (Some(path), _) => RunConfig::load_with(path, &args.overrides)?,
-        (None, Some(dir)) => {
-            let (config, text) = RunConfig::resolve(None, dir, &args.overrides)?;
-            if text.is_empty() {
-                return Err(anyhow!(
-                    "{} has no config.toml: name a configuration with --config (e.g. configs/quick.toml)",
-                    dir.display()
-                ));
-            }
-            (config, text)
-        }
-        (None, None) => {
-            return Err(anyhow!(
-                "name a configuration with --config (e.g. configs/quick.toml)"
-            ))
-        }
-    };
-    let run_dir = args.run.clone().unwrap_or_else(|| config.run.dir.clone());
+    let (mut config, text, run_dir) = args.location.resolve_named()?;
     if let Some(steps) = args.steps {
         config.train.steps = steps;
     }
