@@ -151,6 +151,32 @@ fn encode_turns_a_runs_shards_into_training_arrays() {
             && text.contains(&format!("{} up to date", report.shards)),
         "{text}"
     );
+    // `--set` changes a target for this encoding only: the manifest says so, the run's file
+    // is untouched.
+    let kept = std::fs::read_to_string(run.join("config.toml")).unwrap();
+    let other = dir.path().join("encoded-other");
+    let text = koshogi(&[
+        "encode",
+        "--run",
+        &s(&run),
+        "--out",
+        &s(&other),
+        "--set",
+        "train.search_value_weight=0.25",
+    ]);
+    assert!(
+        text.contains("with --set train.search_value_weight=0.25"),
+        "{text}"
+    );
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(other.join("manifest.json")).unwrap())
+            .unwrap();
+    assert_eq!(manifest["options"]["search_value_weight"], 0.25);
+    assert_eq!(manifest["options"]["max_plies"], 30);
+    assert_eq!(
+        std::fs::read_to_string(run.join("config.toml")).unwrap(),
+        kept
+    );
     // A shard directory without a configuration beside it: the defaults, with a warning.
     let bare = dir.path().join("bare");
     std::fs::create_dir_all(&bare).unwrap();
@@ -177,6 +203,23 @@ fn encode_turns_a_runs_shards_into_training_arrays() {
         vec!["encode", "startpos", "--run", &s(&run), "--out", "/tmp/x"],
         vec![
             "encode", "startpos", "--config", "/x.toml", "--out", "/tmp/x",
+        ],
+        vec![
+            "encode",
+            "startpos",
+            "--set",
+            "train.seed=2",
+            "--out",
+            "/tmp/x",
+        ],
+        vec![
+            "encode",
+            "--run",
+            &s(&run),
+            "--set",
+            "train.no_such_key=1",
+            "--out",
+            "/tmp/x",
         ],
     ] {
         let output = Command::new(env!("CARGO_BIN_EXE_koshogi"))

@@ -13,7 +13,7 @@ use koshogi_rules::Game;
 use koshogi_run_store::layout::RunLayout;
 
 use crate::position_args::{parse_position, parse_rules};
-use koshogi_run::{RunConfig, RUN_CONFIG_FILE};
+use koshogi_run::{overrides_in_words, ConfigOverride, RunConfig, RUN_CONFIG_FILE};
 
 #[derive(Args, Debug)]
 pub struct EncodeArgs {
@@ -44,6 +44,11 @@ pub struct EncodeArgs {
     /// (<run>/, or the parent of --shards), else the built-in defaults.
     #[arg(long, value_name = "TOML")]
     pub config: Option<PathBuf>,
+    /// Change one key of that configuration for this encoding, e.g. `--set
+    /// train.material_outlook_weight=0` for value targets of the game result alone
+    /// (repeatable; shards only; the run's file is not changed).
+    #[arg(long = "set", value_name = "KEY=VALUE", conflicts_with = "position")]
+    pub overrides: Vec<ConfigOverride>,
 }
 
 pub fn run(args: EncodeArgs) -> Result<()> {
@@ -84,9 +89,9 @@ fn encode_shards(shards_dir: &Path, run_dir: Option<&Path>, args: &EncodeArgs) -
         _ => None,
     };
     let config = match &config_path {
-        Some(path) => RunConfig::load(path)?.0,
+        Some(path) => RunConfig::load_with(path, &args.overrides)?.0,
         None => {
-            let config = RunConfig::default();
+            let (config, _) = RunConfig::from_text("", "the built-in defaults", &args.overrides)?;
             tracing::warn!(
                 "no run configuration found (--config, or {RUN_CONFIG_FILE} beside the shards): \
                  using the built-in defaults (selfplay.max_plies = {})",
@@ -132,10 +137,14 @@ fn encode_shards(shards_dir: &Path, run_dir: Option<&Path>, args: &EncodeArgs) -
             summary.damaged.len()
         );
     }
-    println!(
-        "settings: {}",
-        config_path.map_or("built-in defaults".to_string(), |p| p.display().to_string())
-    );
+    let settings = config_path.map_or("built-in defaults".to_string(), |p| p.display().to_string());
+    match args.overrides.as_slice() {
+        [] => println!("settings: {settings}"),
+        overrides => println!(
+            "settings: {settings} with {}",
+            overrides_in_words(overrides)
+        ),
+    }
     println!("manifest: {}", summary.manifest.display());
     Ok(())
 }
