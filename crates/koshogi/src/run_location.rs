@@ -5,8 +5,9 @@
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
-use anyhow::{anyhow, Result};
+use anyhow::{bail, Result};
 use koshogi_run::{ConfigOverride, RunConfig};
+use koshogi_run_store::layout::RunLayout;
 
 /// `--run` and `--config`, shared by the commands that work on a run directory.
 #[derive(Debug, Clone, clap::Args)]
@@ -57,22 +58,15 @@ impl RunLocation {
     /// directory's kept copy. The built-in defaults would start a run nobody chose, so their
     /// absence is an error, with or without `--set`.
     pub fn resolve_named(&self) -> Result<(RunConfig, String, PathBuf)> {
-        let named = match (&self.config, &self.run) {
-            (Some(_), _) => true,
-            (None, Some(dir)) => koshogi_run_store::layout::RunLayout::new(dir)
-                .config_file()
-                .exists(),
-            (None, None) => false,
-        };
-        if !named {
-            return Err(match &self.run {
-                Some(dir) => anyhow!(
-                    "{} has no config.toml: name a configuration with --config (e.g. \
-                     configs/quick.toml)",
-                    dir.display()
-                ),
-                None => anyhow!("name a configuration with --config (e.g. configs/quick.toml)"),
-            });
+        match (&self.config, &self.run) {
+            (Some(_), _) => {}
+            (None, Some(dir)) if RunLayout::new(dir).config_file().exists() => {}
+            (None, Some(dir)) => bail!(
+                "{} has no config.toml: name a configuration with --config (e.g. \
+                 configs/quick.toml)",
+                dir.display()
+            ),
+            (None, None) => bail!("name a configuration with --config (e.g. configs/quick.toml)"),
         }
         self.resolve()
     }

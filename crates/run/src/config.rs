@@ -17,7 +17,7 @@ use koshogi_selfplay::SelfplayConfig;
 use koshogi_train::{config_hash, TrainConfig, TrainerSetup};
 use serde::{Deserialize, Serialize};
 
-use crate::config_override::{apply_overrides, overrides_in_words, ConfigOverride};
+use crate::config_override::{apply_overrides, place_with_overrides, ConfigOverride};
 use crate::RunError;
 
 /// The whole configuration file.
@@ -120,10 +120,7 @@ impl RunConfig {
         place: &str,
         overrides: &[ConfigOverride],
     ) -> Result<(RunConfig, String), RunError> {
-        let place = match overrides {
-            [] => place.to_string(),
-            _ => format!("{place} with {}", overrides_in_words(overrides)),
-        };
+        let place = place_with_overrides(place, overrides);
         let in_place = |source: RunError| RunError::InConfig {
             place: place.clone(),
             source: Box::new(source),

@@ -107,8 +107,17 @@ pub fn apply_overrides(text: &str, overrides: &[ConfigOverride]) -> Result<Strin
     Ok(document.to_string())
 }
 
-/// `--set a=1 --set b=2`, as errors and the kept file's first line say it.
-pub fn overrides_in_words(overrides: &[ConfigOverride]) -> String {
+/// Where a configuration came from and what `--set` changed in it, as errors, the kept file's
+/// first line and progress output name it: `a.toml with --set a=1 --set b=2`, or `place` alone.
+pub fn place_with_overrides(place: &str, overrides: &[ConfigOverride]) -> String {
+    match overrides {
+        [] => place.to_string(),
+        _ => format!("{place} with {}", overrides_in_words(overrides)),
+    }
+}
+
+/// `--set a=1 --set b=2`.
+fn overrides_in_words(overrides: &[ConfigOverride]) -> String {
     let words: Vec<String> = overrides.iter().map(|o| format!("--set {o}")).collect();
     words.join(" ")
 }

@@ -13,7 +13,7 @@ pub mod selfplay_role;
 mod stored_run_config;
 
 pub use config::{prepare_run_dir, require_local_run, RunConfig, RunSection, RUN_CONFIG_FILE};
-pub use config_override::{overrides_in_words, ConfigOverride, OverrideError};
+pub use config_override::{place_with_overrides, ConfigOverride, OverrideError};
 pub use error::RunError;
 pub use one_process::{OneProcessOutcome, OneProcessRun};
 pub use stored_run_config::resolve_stored_config;

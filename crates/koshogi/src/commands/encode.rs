@@ -13,7 +13,7 @@ use koshogi_rules::Game;
 use koshogi_run_store::layout::RunLayout;
 
 use crate::position_args::{parse_position, parse_rules};
-use koshogi_run::{overrides_in_words, ConfigOverride, RunConfig, RUN_CONFIG_FILE};
+use koshogi_run::{place_with_overrides, ConfigOverride, RunConfig, RUN_CONFIG_FILE};
 
 #[derive(Args, Debug)]
 pub struct EncodeArgs {
@@ -138,13 +138,10 @@ fn encode_shards(shards_dir: &Path, run_dir: Option<&Path>, args: &EncodeArgs) -
         );
     }
     let settings = config_path.map_or("built-in defaults".to_string(), |p| p.display().to_string());
-    match args.overrides.as_slice() {
-        [] => println!("settings: {settings}"),
-        overrides => println!(
-            "settings: {settings} with {}",
-            overrides_in_words(overrides)
-        ),
-    }
+    println!(
+        "settings: {}",
+        place_with_overrides(&settings, &args.overrides)
+    );
     println!("manifest: {}", summary.manifest.display());
     Ok(())
 }
