@@ -65,3 +65,21 @@ pub(crate) fn chariot_unit_takes_the_last_general() -> Game {
         ],
     )
 }
+
+/// Two white elephants on 7j and 13j, six points apart on rank j, and Black's chariot on
+/// `chariot`. A chariot moves 1–5 points orthogonally and an elephant ranges diagonally, so from
+/// 10n the chariot can move to 10j, three points from each elephant, where neither can take it:
+/// a fork that wins one of them, as White can move only one away. The threats' and the hanging
+/// stand-pat's position.
+pub(crate) fn chariot_and_two_elephants(chariot: &str, black_to_move: bool) -> Game {
+    game(
+        black_to_move,
+        &[
+            ("19s", Color::Black, PieceKind::General),
+            ("1a", Color::White, PieceKind::General),
+            (chariot, Color::Black, PieceKind::Chariot),
+            ("7j", Color::White, PieceKind::Elephant),
+            ("13j", Color::White, PieceKind::Elephant),
+        ],
+    )
+}

@@ -34,7 +34,7 @@ mod tests;
 pub use eval::EvalTerms;
 pub use search::{
     win_distance, ClassicConfig, ClassicEngine, ClassicLimits, ClassicResult, IterationInfo,
-    StopCheck,
+    Reductions, StopCheck,
 };
 pub use spec::{parse_movetime_ms, ClassicSpec, ClassicSpecError, MAX_MOVETIME_MS, MOVETIME_RANGE};
 

@@ -31,7 +31,8 @@
 //!   captures, the evasions and the moves that cut off before, which are all kept;
 //! * **quiescence search** at the horizon: captures only (the rules' captures-only generator,
 //!   [`Position::generate_captures`], so a node does not pay for the ~250 quiet moves), with
-//!   stand-pat, skipping captures that lose material by static exchange ([`super::exchange`])
+//!   stand-pat (with `hanging`, less the second of two threatened pieces, which one move cannot
+//!   both save), skipping captures that lose material by static exchange ([`super::exchange`])
 //!   or cannot reach alpha even with their victims (delta pruning); a quiescence node does not
 //!   look at whether its side has a legal move at all;
 //! * **evaluation** ([`super::eval`]): material, advance, promotion zone, royal safety.
@@ -98,13 +99,13 @@ const LATE_MOVE_PRUNING_DEPTH: i32 = 2;
 /// How many nodes pass between looks at the clock and the stop flag.
 const CHECK_INTERVAL: u64 = 256;
 
-/// Which of the search's methods are on (all but threats and late-move pruning by default;
-/// each can be switched for measurements).
+/// Which of the search's methods are on (all but threats, late-move pruning and the hanging
+/// stand-pat by default; each can be switched for measurements).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ClassicConfig {
     pub eval: EvalTerms,
     pub null_move: bool,
-    pub late_move_reductions: bool,
+    pub late_move_reductions: Reductions,
     pub exchange_pruning: bool,
     /// Futility pruning of quiet moves at the frontier (see [`FUTILITY_MARGIN`]).
     pub futility: bool,
@@ -112,6 +113,9 @@ pub struct ClassicConfig {
     pub threats: bool,
     /// Late-move pruning near the frontier (see [`LATE_MOVE_QUIET_MOVES`]).
     pub late_move_pruning: bool,
+    /// Quiescence stand-pat pays for the second of two threatened pieces
+    /// ([`super::threats::Threats::second_loss`]).
+    pub hanging: bool,
     /// Size of the transposition table in bytes.
     pub table_bytes: usize,
 }
@@ -121,13 +125,14 @@ impl Default for ClassicConfig {
         Self {
             eval: EvalTerms::Full,
             null_move: true,
-            late_move_reductions: true,
+            late_move_reductions: Reductions::Fixed,
             exchange_pruning: true,
             futility: true,
             // Off until a match at equal time on a quiet machine shows they help: they search
             // deeper (docs/arena.md) but have not yet been measured against `ab:3`.
             threats: false,
             late_move_pruning: false,
+            hanging: false,
             table_bytes: DEFAULT_TABLE_BYTES,
         }
     }
@@ -643,12 +648,11 @@ impl Searcher<'_> {
             if searched == 0 {
                 score = -self.negamax(position, depth - 1, -beta, -alpha, ply + 1, true);
             } else {
-                let reduction =
-                    if self.config.late_move_reductions && quiet && depth >= 3 && searched >= 3 {
-                        late_move_reduction(depth, searched)
-                    } else {
-                        0
-                    };
+                let reduction = if quiet && depth >= 3 && searched >= 3 {
+                    self.config.late_move_reductions.plies(depth, searched)
+                } else {
+                    0
+                };
                 score = -self.negamax(
                     position,
                     depth - 1 - reduction,
@@ -721,7 +725,18 @@ impl Searcher<'_> {
         if self.out_of_time() {
             return 0;
         }
-        let stand_pat = evaluate(position, self.config.eval);
+        let mut stand_pat = evaluate(position, self.config.eval);
+        if self.config.hanging && stand_pat > alpha {
+            // Only where standing pat could raise alpha or cut: below it the bound is loose
+            // but right, and most quiescence nodes are spared the opponent's generation.
+            stand_pat -= opponent_threats(
+                position,
+                self.options,
+                &mut self.threat_buffer,
+                &mut self.moves_generated,
+            )
+            .second_loss;
+        }
         if stand_pat >= beta || plies_left == 0 {
             return stand_pat;
         }
@@ -783,12 +798,32 @@ impl Searcher<'_> {
     }
 }
 
-/// Plies a late quiet move is reduced by: one, two from the 12th move at depth 6 and more.
-fn late_move_reduction(depth: i32, searched: usize) -> i32 {
-    if depth >= 6 && searched >= 12 {
-        2
-    } else {
-        1
+/// How late quiet moves are reduced (`lmr=off|on|log`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Reductions {
+    Off,
+    /// One ply, two from the 12th move at depth 6 and more.
+    Fixed,
+    /// `ln(depth) · ln(moves searched) / 2` plies, at least one, and never so many that the
+    /// move skips the full-width search altogether (the table of chess engines such as
+    /// Stockfish, in its simplest form). A Ko shogi position has ~250 moves, so the 100th quiet
+    /// move at depth 5 is searched 3 plies shallower, where the fixed reduction takes 1.
+    Logarithmic,
+}
+
+impl Reductions {
+    /// Plies the `searched`-th move (counted from 0) of a node `depth` plies from the horizon
+    /// is reduced by, if it is a late quiet move.
+    fn plies(self, depth: i32, searched: usize) -> i32 {
+        match self {
+            Reductions::Off => 0,
+            Reductions::Fixed if depth >= 6 && searched >= 12 => 2,
+            Reductions::Fixed => 1,
+            Reductions::Logarithmic => {
+                let plies = (f64::from(depth).ln() * (searched as f64).ln() / 2.0) as i32;
+                plies.clamp(1, (depth - 2).max(1))
+            }
+        }
     }
 }
 

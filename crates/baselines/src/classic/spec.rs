@@ -6,7 +6,8 @@
 //! | `nodes=N` | visit at most N positions per move | 100000 when no other limit is given |
 //! | `depth=D` | deepest iteration, 1 to 64 | — |
 //! | `eval=full\|material` | evaluation terms ([`EvalTerms`]) | `full` |
-//! | `null=on\|off`, `lmr=on\|off`, `see=on\|off`, `futility=on\|off`, `threats=on\|off`, `lmp=on\|off` | null move, late-move reductions, exchange pruning, frontier futility pruning, threat-aware ordering (evasions), late-move pruning | `on`, except `threats` and `lmp`: `off` |
+//! | `lmr=on\|off\|log` | late-move reductions: one or two plies, none, or growing with depth and move number | `on` |
+//! | `null=on\|off`, `see=on\|off`, `futility=on\|off`, `threats=on\|off`, `lmp=on\|off`, `hanging=on\|off` | null move, exchange pruning, frontier futility pruning, threat-aware ordering (evasions), late-move pruning, a quiescence stand-pat that pays for a second threatened piece | `on`, except `threats`, `lmp` and `hanging`: `off` |
 //! | `hash=MIB` | transposition table size in MiB, 1 to 4096 | 16 |
 //!
 //! Several limits may be given; the first reached stops the search. `nodes` and `depth` make
@@ -17,7 +18,7 @@ use std::fmt;
 use std::time::Duration;
 
 use super::eval::EvalTerms;
-use super::search::{ClassicConfig, ClassicLimits, MAX_DEPTH};
+use super::search::{ClassicConfig, ClassicLimits, Reductions, MAX_DEPTH};
 
 /// Nodes per move when no limit is named: about a second on one core of a 2-core Xeon.
 pub const DEFAULT_NODES: u64 = 100_000;
@@ -35,11 +36,11 @@ type SwitchField = fn(&mut ClassicConfig) -> &mut bool;
 /// table that reading and printing a spec share.
 const SWITCHES: [(&str, SwitchField); 6] = [
     ("null", |c| &mut c.null_move),
-    ("lmr", |c| &mut c.late_move_reductions),
     ("see", |c| &mut c.exchange_pruning),
     ("futility", |c| &mut c.futility),
     ("threats", |c| &mut c.threats),
     ("lmp", |c| &mut c.late_move_pruning),
+    ("hanging", |c| &mut c.hanging),
 ];
 
 /// A `movetime=MS` value: whole milliseconds from 1 to [`MAX_MOVETIME_MS`]. Every player that
@@ -69,8 +70,8 @@ const MIB: usize = 1 << 20;
 pub enum ClassicSpecError {
     #[error(
         "unknown classic setting `{0}`: expected movetime=MS, nodes=N, depth=D, \
-         eval=full|material, null=on|off, lmr=on|off, see=on|off, futility=on|off, \
-         threats=on|off, lmp=on|off or hash=MIB"
+         eval=full|material, null=on|off, lmr=on|off|log, see=on|off, futility=on|off, \
+         threats=on|off, lmp=on|off, hanging=on|off or hash=MIB"
     )]
     UnknownKey(String),
     #[error("classic setting `{0}`: {1}")]
@@ -134,6 +135,14 @@ impl ClassicSpec {
                         _ => return Err(bad("expected full or material")),
                     }
                 }
+                "lmr" => {
+                    spec.engine.late_move_reductions = match value {
+                        "on" => Reductions::Fixed,
+                        "off" => Reductions::Off,
+                        "log" => Reductions::Logarithmic,
+                        _ => return Err(bad("expected on, off or log")),
+                    }
+                }
                 "hash" => {
                     let mib = value
                         .parse::<u32>()
@@ -191,6 +200,13 @@ impl fmt::Display for ClassicSpec {
         if engine.eval != default.eval {
             items.push("eval=material".into());
         }
+        if engine.late_move_reductions != default.late_move_reductions {
+            items.push(match engine.late_move_reductions {
+                Reductions::Off => "lmr=off".into(),
+                Reductions::Fixed => "lmr=on".into(),
+                Reductions::Logarithmic => "lmr=log".into(),
+            });
+        }
         for (name, field) in SWITCHES {
             let on = *field(&mut engine);
             if on != *field(&mut default) {
@@ -230,7 +246,7 @@ mod tests {
     #[test]
     fn reads_every_setting_and_prints_it_back() {
         let spec = ClassicSpec::parse_settings(
-            "movetime=1000, nodes=5000,depth=7,eval=material,null=off,lmr=off,see=off,futility=off,threats=on,lmp=on,hash=64",
+            "movetime=1000, nodes=5000,depth=7,eval=material,null=off,lmr=off,see=off,futility=off,threats=on,lmp=on,hanging=on,hash=64",
         )
         .unwrap();
         assert_eq!(spec.movetime_ms, Some(1000));
@@ -238,14 +254,18 @@ mod tests {
         assert_eq!(spec.depth, Some(7));
         let engine = spec.engine;
         assert_eq!(engine.eval, EvalTerms::Material);
-        assert!(!engine.null_move && !engine.late_move_reductions && !engine.exchange_pruning);
-        assert!(!engine.futility && engine.threats && engine.late_move_pruning);
+        assert!(!engine.null_move && !engine.exchange_pruning);
+        assert_eq!(engine.late_move_reductions, Reductions::Off);
+        assert!(!engine.futility && engine.threats && engine.late_move_pruning && engine.hanging);
         assert_eq!(spec.config().table_bytes, 64 << 20);
         assert_eq!(
             spec.to_string(),
-            "classic@movetime=1000,nodes=5000,depth=7,eval=material,null=off,lmr=off,see=off,futility=off,threats=on,lmp=on,hash=64"
+            "classic@movetime=1000,nodes=5000,depth=7,eval=material,lmr=off,null=off,see=off,futility=off,threats=on,lmp=on,hanging=on,hash=64"
         );
         assert_eq!(ClassicSpec::default().to_string(), "classic");
+        let log = ClassicSpec::parse_settings("lmr=log").unwrap();
+        assert_eq!(log.engine.late_move_reductions, Reductions::Logarithmic);
+        assert_eq!(log.to_string(), "classic@lmr=log");
         let movetime = ClassicSpec::parse_settings("movetime=250").unwrap();
         assert_eq!(movetime.to_string(), "classic@movetime=250");
         let limits = movetime.limits();
@@ -275,6 +295,7 @@ mod tests {
             "eval=neural",
             "null=yes",
             "lmp=1",
+            "lmr=deep",
             "hash=0",
             "hash=4097",
         ] {

@@ -8,6 +8,11 @@
 //! pruning). Without it, a shooter that captures without moving could take one piece a move
 //! while the engine's ~250 quiet moves hid the one answer among the reduced ones.
 //!
+//! The quiescence search wants them too, for its stand-pat: a side to move with two pieces
+//! under attack can save one by moving it, not both, so standing pat is worth the second loss
+//! less ([`Threats::second_loss`]). Without that, a fork or a shooter's double threat made on
+//! the last ply of the search looks free, and the engine walks into it (or misses making it).
+//!
 //! Cost: one captures-only generation for the opponent per interior node (the side to move is
 //! flipped and restored, as the null move does), a small share beside the full generation the
 //! node makes anyway.
@@ -15,7 +20,7 @@
 use koshogi_rules::{Move, Position, RulesOptions, Square};
 
 use super::eval::piece_centipawns;
-use super::ordering::capture_points;
+use super::ordering::{capture_points, victims_centipawns};
 
 /// The side to move's points the opponent could capture now, with the value at stake.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -24,6 +29,13 @@ pub struct Threats {
     attacked: [u64; WORDS],
     /// Centipawns of the most valuable attacked piece (0 when none is attacked).
     pub worst: i32,
+    /// What the opponent's second-best threat on another point would at least win, in
+    /// centipawns (0 with fewer than two): the loss the side to move cannot also avoid with one
+    /// move. A capture from afar (a shot, or igui: the capturer stays where it is) wins its
+    /// victims; one that lands among the side's pieces wins what its victims are worth beyond
+    /// the capturer, which may be taken back. Whether a victim is defended is not looked at, so
+    /// this errs low: an undefended piece under a more valuable attacker counts nothing.
+    pub second_loss: i32,
 }
 
 const WORDS: usize = Square::COUNT.div_ceil(64);
@@ -33,6 +45,7 @@ impl Threats {
     pub const NONE: Threats = Threats {
         attacked: [0; WORDS],
         worst: 0,
+        second_loss: 0,
     };
 
     /// Whether the opponent could capture the piece on `square`.
@@ -64,25 +77,84 @@ pub fn opponent_threats(
     position.set_side_to_move(me.opposite());
     buffer.clear();
     position.generate_captures(options, buffer);
-    position.set_side_to_move(me);
     *moves_generated += buffer.len() as u64;
     let mut threats = Threats::NONE;
+    let mut losses = TwoLargestLosses::default();
     for capture in buffer.iter() {
+        let mut first_victim = None;
         for point in capture_points(capture) {
             if let Some(piece) = position.piece_at(point).filter(|piece| piece.color == me) {
                 threats.mark(point);
                 threats.worst = threats.worst.max(piece_centipawns(piece.kind));
+                first_victim.get_or_insert(point);
+            }
+        }
+        if let Some(point) = first_victim {
+            // With the opponent to move, the victims are the pieces of `me` the capture removes.
+            losses.add(point, likely_gain(position, capture));
+        }
+    }
+    position.set_side_to_move(me);
+    threats.second_loss = losses.second();
+    threats
+}
+
+/// What `capture` (of the side to move) at least wins (see [`Threats::second_loss`]).
+fn likely_gain(position: &Position, capture: &Move) -> i32 {
+    let victims = victims_centipawns(position, capture);
+    let from_afar = capture.destination() == capture.origin()
+        || !(0..capture.legs().len()).any(|leg| capture.leg_captures(leg));
+    if from_afar {
+        return victims;
+    }
+    let capturer = position
+        .piece_at(capture.origin())
+        .map_or(0, |piece| piece_centipawns(piece.kind));
+    victims - capturer
+}
+
+/// The two largest losses threatened on different points (a point attacked twice is one
+/// threat, at its larger gain).
+#[derive(Default)]
+struct TwoLargestLosses {
+    first: Option<(Square, i32)>,
+    second: Option<(Square, i32)>,
+}
+
+impl TwoLargestLosses {
+    fn add(&mut self, point: Square, gain: i32) {
+        if gain <= 0 {
+            return;
+        }
+        let same_point = [&mut self.first, &mut self.second]
+            .into_iter()
+            .flatten()
+            .find(|(p, _)| *p == point);
+        if let Some((_, known)) = same_point {
+            *known = (*known).max(gain);
+        } else if self.first.is_none_or(|(_, largest)| gain > largest) {
+            self.second = self.first;
+            self.first = Some((point, gain));
+        } else if self.second.is_none_or(|(_, next)| gain > next) {
+            self.second = Some((point, gain));
+        }
+        if let (Some(first), Some(second)) = (self.first, self.second) {
+            if second.1 > first.1 {
+                (self.first, self.second) = (Some(second), Some(first));
             }
         }
     }
-    threats
+
+    fn second(&self) -> i32 {
+        self.second.map_or(0, |(_, gain)| gain)
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_positions::pawn_under_a_chariot;
-    use koshogi_rules::Color::Black;
+    use crate::test_positions::{chariot_and_two_elephants, pawn_under_a_chariot};
+    use koshogi_rules::Color::{Black, White};
     use koshogi_rules::PieceKind::*;
 
     fn square(text: &str) -> Square {
@@ -125,5 +197,47 @@ mod tests {
             .collect();
         assert_eq!(attacked, ["1n", "19n"]);
         assert_eq!(threats.worst, piece_centipawns(ChariotUnit));
+    }
+
+    #[test]
+    fn a_fork_costs_the_second_piece_and_a_single_threat_costs_nothing() {
+        // White to move, its elephants on 7j and 13j both three points from Black's chariot,
+        // which can be taken back: an elephant is at least worth its excess over a chariot.
+        let forked = chariot_and_two_elephants("10j", false);
+        let mut position = forked.position().clone();
+        let threats = opponent_threats(&mut position, forked.options(), &mut Vec::new(), &mut 0);
+        assert_eq!(position.side_to_move(), White);
+        assert!(threats.is_attacked(square("7j")) && threats.is_attacked(square("13j")));
+        assert_eq!(
+            threats.second_loss,
+            piece_centipawns(Elephant) - piece_centipawns(Chariot)
+        );
+        // On 7n the chariot reaches 7j up its file, and not 13j.
+        let single = chariot_and_two_elephants("7n", false);
+        let mut position = single.position().clone();
+        let threats = opponent_threats(&mut position, single.options(), &mut Vec::new(), &mut 0);
+        assert!(threats.is_attacked(square("7j")) && !threats.is_attacked(square("13j")));
+        assert_eq!(threats.second_loss, 0);
+    }
+
+    #[test]
+    fn the_two_largest_losses_are_on_different_points() {
+        let mut losses = TwoLargestLosses::default();
+        losses.add(square("1a"), 100);
+        losses.add(square("1a"), 300);
+        assert_eq!(losses.second(), 0, "one point attacked twice is one threat");
+        losses.add(square("2a"), 200);
+        assert_eq!(losses.second(), 200);
+        losses.add(square("2a"), 500);
+        assert_eq!(
+            losses.second(),
+            300,
+            "the larger gain on 2a makes 1a the second"
+        );
+        losses.add(square("3a"), 400);
+        assert_eq!(losses.second(), 400);
+        losses.add(square("4a"), 0);
+        losses.add(square("5a"), 50);
+        assert_eq!(losses.second(), 400);
     }
 }
