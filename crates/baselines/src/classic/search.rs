@@ -62,7 +62,7 @@ use super::eval::{evaluate, material_for_black, piece_centipawns, EvalTerms};
 use super::exchange::static_exchange;
 use super::ordering::{is_quiet_key, victims_centipawns, MoveOrdering};
 use super::table::{Bound, TranspositionTable, DEFAULT_TABLE_BYTES};
-use super::threats::{opponent_threats, Threats};
+use super::threats::{opponent_threats, second_threatened_loss, Threats};
 
 /// Score of a win at the root; a win `n` plies away scores `WIN − n`.
 pub const WIN: i32 = 1_000_000;
@@ -114,7 +114,7 @@ pub struct ClassicConfig {
     /// Late-move pruning near the frontier (see [`LATE_MOVE_QUIET_MOVES`]).
     pub late_move_pruning: bool,
     /// Quiescence stand-pat pays for the second of two threatened pieces
-    /// ([`super::threats::Threats::second_loss`]).
+    /// ([`super::threats::second_threatened_loss`]).
     pub hanging: bool,
     /// Size of the transposition table in bytes.
     pub table_bytes: usize,
@@ -729,13 +729,12 @@ impl Searcher<'_> {
         if self.config.hanging && stand_pat > alpha {
             // Only where standing pat could raise alpha or cut: below it the bound is loose
             // but right, and most quiescence nodes are spared the opponent's generation.
-            stand_pat -= opponent_threats(
+            stand_pat -= second_threatened_loss(
                 position,
                 self.options,
                 &mut self.threat_buffer,
                 &mut self.moves_generated,
-            )
-            .second_loss;
+            );
         }
         if stand_pat >= beta || plies_left == 0 {
             return stand_pat;

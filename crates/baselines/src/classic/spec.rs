@@ -43,6 +43,13 @@ const SWITCHES: [(&str, SwitchField); 6] = [
     ("hanging", |c| &mut c.hanging),
 ];
 
+/// The `lmr` setting's values: the one table that reading and printing a spec share.
+const REDUCTIONS: [(&str, Reductions); 3] = [
+    ("on", Reductions::Fixed),
+    ("off", Reductions::Off),
+    ("log", Reductions::Logarithmic),
+];
+
 /// A `movetime=MS` value: whole milliseconds from 1 to [`MAX_MOVETIME_MS`]. Every player that
 /// thinks by time reads it this way (`classic@movetime`, the arena's search players), so that
 /// equal time means the same bounds on both sides.
@@ -136,12 +143,11 @@ impl ClassicSpec {
                     }
                 }
                 "lmr" => {
-                    spec.engine.late_move_reductions = match value {
-                        "on" => Reductions::Fixed,
-                        "off" => Reductions::Off,
-                        "log" => Reductions::Logarithmic,
-                        _ => return Err(bad("expected on, off or log")),
-                    }
+                    spec.engine.late_move_reductions = REDUCTIONS
+                        .iter()
+                        .find(|(name, _)| *name == value)
+                        .map(|&(_, reductions)| reductions)
+                        .ok_or_else(|| bad("expected on, off or log"))?
                 }
                 "hash" => {
                     let mib = value
@@ -201,11 +207,12 @@ impl fmt::Display for ClassicSpec {
             items.push("eval=material".into());
         }
         if engine.late_move_reductions != default.late_move_reductions {
-            items.push(match engine.late_move_reductions {
-                Reductions::Off => "lmr=off".into(),
-                Reductions::Fixed => "lmr=on".into(),
-                Reductions::Logarithmic => "lmr=log".into(),
-            });
+            if let Some((name, _)) = REDUCTIONS
+                .iter()
+                .find(|(_, reductions)| *reductions == engine.late_move_reductions)
+            {
+                items.push(format!("lmr={name}"));
+            }
         }
         for (name, field) in SWITCHES {
             let on = *field(&mut engine);

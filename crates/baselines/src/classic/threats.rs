@@ -10,7 +10,7 @@
 //!
 //! The quiescence search wants them too, for its stand-pat: a side to move with two pieces
 //! under attack can save one by moving it, not both, so standing pat is worth the second loss
-//! less ([`Threats::second_loss`]). Without that, a fork or a shooter's double threat made on
+//! less ([`second_threatened_loss`]). Without that, a fork or a shooter's double threat made on
 //! the last ply of the search looks free, and the engine walks into it (or misses making it).
 //!
 //! Cost: one captures-only generation for the opponent per interior node (the side to move is
@@ -29,13 +29,6 @@ pub struct Threats {
     attacked: [u64; WORDS],
     /// Centipawns of the most valuable attacked piece (0 when none is attacked).
     pub worst: i32,
-    /// What the opponent's second-best threat on another point would at least win, in
-    /// centipawns (0 with fewer than two): the loss the side to move cannot also avoid with one
-    /// move. A capture from afar (a shot, or igui: the capturer stays where it is) wins its
-    /// victims; one that lands among the side's pieces wins what its victims are worth beyond
-    /// the capturer, which may be taken back. Whether a victim is defended is not looked at, so
-    /// this errs low: an undefended piece under a more valuable attacker counts nothing.
-    pub second_loss: i32,
 }
 
 const WORDS: usize = Square::COUNT.div_ceil(64);
@@ -45,7 +38,6 @@ impl Threats {
     pub const NONE: Threats = Threats {
         attacked: [0; WORDS],
         worst: 0,
-        second_loss: 0,
     };
 
     /// Whether the opponent could capture the piece on `square`.
@@ -74,32 +66,80 @@ pub fn opponent_threats(
     moves_generated: &mut u64,
 ) -> Threats {
     let me = position.side_to_move();
+    let mut threats = Threats::NONE;
+    for_each_opponent_capture(
+        position,
+        options,
+        buffer,
+        moves_generated,
+        |position, capture| {
+            for point in capture_points(capture) {
+                if let Some(piece) = position.piece_at(point).filter(|piece| piece.color == me) {
+                    threats.mark(point);
+                    threats.worst = threats.worst.max(piece_centipawns(piece.kind));
+                }
+            }
+        },
+    );
+    threats
+}
+
+/// What the opponent's second-best threat on another point would at least win, in centipawns
+/// (0 with fewer than two): the loss the side to move of `position` cannot also avoid with one
+/// move. A capture from afar (a shot, or igui: the capturer stays where it is) wins its
+/// victims; one that lands among the side's pieces wins what its victims are worth beyond the
+/// capturer, which may be taken back. Whether a victim is defended is not looked at, so this
+/// errs low: an undefended piece under a more valuable attacker counts nothing. Arguments as
+/// for [`opponent_threats`].
+pub fn second_threatened_loss(
+    position: &mut Position,
+    options: &RulesOptions,
+    buffer: &mut Vec<Move>,
+    moves_generated: &mut u64,
+) -> i32 {
+    let me = position.side_to_move();
+    let mut losses = TwoLargestLosses::default();
+    for_each_opponent_capture(
+        position,
+        options,
+        buffer,
+        moves_generated,
+        |position, capture| {
+            let first_victim = capture_points(capture).find(|&point| {
+                position
+                    .piece_at(point)
+                    .is_some_and(|piece| piece.color == me)
+            });
+            if let Some(point) = first_victim {
+                losses.add(point, likely_gain(position, capture));
+            }
+        },
+    );
+    losses.second()
+}
+
+/// Calls `visit` with every capture the opponent of the side to move could make now, the
+/// position's turn handed to the opponent meanwhile (flipped and restored, as the null move
+/// does).
+fn for_each_opponent_capture(
+    position: &mut Position,
+    options: &RulesOptions,
+    buffer: &mut Vec<Move>,
+    moves_generated: &mut u64,
+    mut visit: impl FnMut(&Position, &Move),
+) {
+    let me = position.side_to_move();
     position.set_side_to_move(me.opposite());
     buffer.clear();
     position.generate_captures(options, buffer);
     *moves_generated += buffer.len() as u64;
-    let mut threats = Threats::NONE;
-    let mut losses = TwoLargestLosses::default();
     for capture in buffer.iter() {
-        let mut first_victim = None;
-        for point in capture_points(capture) {
-            if let Some(piece) = position.piece_at(point).filter(|piece| piece.color == me) {
-                threats.mark(point);
-                threats.worst = threats.worst.max(piece_centipawns(piece.kind));
-                first_victim.get_or_insert(point);
-            }
-        }
-        if let Some(point) = first_victim {
-            // With the opponent to move, the victims are the pieces of `me` the capture removes.
-            losses.add(point, likely_gain(position, capture));
-        }
+        visit(position, capture);
     }
     position.set_side_to_move(me);
-    threats.second_loss = losses.second();
-    threats
 }
 
-/// What `capture` (of the side to move) at least wins (see [`Threats::second_loss`]).
+/// What `capture` (of the side to move) at least wins (see [`second_threatened_loss`]).
 fn likely_gain(position: &Position, capture: &Move) -> i32 {
     let victims = victims_centipawns(position, capture);
     let from_afar = capture.destination() == capture.origin()
@@ -206,18 +246,24 @@ mod tests {
         let forked = chariot_and_two_elephants("10j", false);
         let mut position = forked.position().clone();
         let threats = opponent_threats(&mut position, forked.options(), &mut Vec::new(), &mut 0);
+        let hash = position.hash();
+        let second =
+            second_threatened_loss(&mut position, forked.options(), &mut Vec::new(), &mut 0);
+        assert_eq!(position.hash(), hash, "the side to move is restored");
         assert_eq!(position.side_to_move(), White);
         assert!(threats.is_attacked(square("7j")) && threats.is_attacked(square("13j")));
         assert_eq!(
-            threats.second_loss,
+            second,
             piece_centipawns(Elephant) - piece_centipawns(Chariot)
         );
         // On 7n the chariot reaches 7j up its file, and not 13j.
         let single = chariot_and_two_elephants("7n", false);
         let mut position = single.position().clone();
         let threats = opponent_threats(&mut position, single.options(), &mut Vec::new(), &mut 0);
+        let second =
+            second_threatened_loss(&mut position, single.options(), &mut Vec::new(), &mut 0);
         assert!(threats.is_attacked(square("7j")) && !threats.is_attacked(square("13j")));
-        assert_eq!(threats.second_loss, 0);
+        assert_eq!(second, 0);
     }
 
     #[test]
