@@ -87,6 +87,18 @@ impl Position {
         movegen::generate_captures(self, opts, out);
     }
 
+    /// Appends the legal moves of the side to move that remove the enemy piece on `target`
+    /// ([`Move::removes`]): that subset of [`Position::generate_moves`], in the same order,
+    /// walking only the pieces that could reach `target` (for exchange evaluation).
+    pub fn generate_captures_removing(
+        &self,
+        target: Square,
+        opts: &RulesOptions,
+        out: &mut Vec<Move>,
+    ) {
+        movegen::generate_captures_removing(self, opts, target, out);
+    }
+
     /// The legal moves of the side to move.
     pub fn legal_moves(&self, opts: &RulesOptions) -> Vec<Move> {
         let mut v = Vec::with_capacity(256);

@@ -197,6 +197,13 @@ impl Move {
         v
     }
 
+    /// Whether the move removes the enemy piece on `point` (by displacement, igui or shot):
+    /// [`Move::removed_points`] contains it, asked without building the set.
+    pub fn removes(&self, point: Square) -> bool {
+        (0..self.n_legs as usize).any(|i| self.leg_captures(i) && self.legs[i] == point)
+            || self.shots().contains(&point)
+    }
+
     /// Same effect (§4.10): origin, final point, removed set and promotion decision agree.
     pub fn same_effect(&self, other: &Move) -> bool {
         self.origin == other.origin

@@ -26,7 +26,7 @@
 use std::sync::OnceLock;
 
 use koshogi_rules::material::baseline_piece_value;
-use koshogi_rules::{Color, PieceKind, Position, Square};
+use koshogi_rules::{Color, Piece, PieceKind, Position, Square};
 
 /// Which terms the evaluation uses.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -93,10 +93,9 @@ fn ranks_advanced(square: Square, color: Color) -> i32 {
     }
 }
 
-/// Whether `square` is in the zone where `color` promotes (§1.6: six far ranks).
-fn in_promotion_zone(square: Square, color: Color) -> bool {
-    ranks_advanced(square, color) >= 13
-}
+/// Ranks advanced from which a piece stands in the zone where it promotes (§1.6: the six far
+/// ranks).
+const PROMOTION_ZONE_RANKS: i32 = 13;
 
 fn chebyshev(a: Square, b: Square) -> i32 {
     let files = (i32::from(a.file()) - i32::from(b.file())).abs();
@@ -129,20 +128,59 @@ pub fn material_for_black(position: &Position) -> i32 {
         .sum()
 }
 
+/// What the positional terms need to know of a piece, looked up once per piece and node
+/// instead of matching its kind: the evaluation runs at every quiescence node.
+#[derive(Clone, Copy, Default)]
+struct PieceTerms {
+    /// Centipawns per rank advanced ([`advance_weight`]).
+    advance: i32,
+    /// Earns [`ZONE_BONUS`] in the enemy zone ([`koshogi_rules::Piece::can_ever_promote`]).
+    promotes: bool,
+    commander: bool,
+}
+
+/// [`PieceTerms`] by kind and promoted flag ([`terms_index`]).
+static PIECE_TERMS: OnceLock<[PieceTerms; 2 * PieceKind::COUNT]> = OnceLock::new();
+
+fn terms_index(piece: Piece) -> usize {
+    2 * piece.kind.index() + usize::from(piece.promoted)
+}
+
+fn piece_terms_table() -> [PieceTerms; 2 * PieceKind::COUNT] {
+    let mut table = [PieceTerms::default(); 2 * PieceKind::COUNT];
+    for kind in PieceKind::ALL {
+        for promoted in [false, true] {
+            let piece = Piece {
+                color: Color::Black,
+                kind,
+                promoted,
+            };
+            table[terms_index(piece)] = PieceTerms {
+                advance: advance_weight(kind),
+                promotes: piece.can_ever_promote(),
+                commander: is_commander(kind),
+            };
+        }
+    }
+    table
+}
+
 /// Advance, promotion zone and royal safety, Black's minus White's: one pass over the board,
 /// then the points within [`DANGER_RADIUS`] of each commander.
 fn positional_for_black(position: &Position) -> i32 {
+    let terms = PIECE_TERMS.get_or_init(piece_terms_table);
     let mut score = [0i32; 2];
     let mut commanders: [(Square, Color); 8] = [(Square::from_index(0).unwrap(), Color::Black); 8];
     let mut commander_count = 0;
     for (square, piece) in position.pieces() {
         let side = piece.color.index();
+        let piece_terms = terms[terms_index(piece)];
         let advanced = ranks_advanced(square, piece.color);
-        score[side] += advance_weight(piece.kind) * advanced;
-        if piece.can_ever_promote() && in_promotion_zone(square, piece.color) {
+        score[side] += piece_terms.advance * advanced;
+        if piece_terms.promotes && advanced >= PROMOTION_ZONE_RANKS {
             score[side] += ZONE_BONUS;
         }
-        if is_commander(piece.kind) {
+        if piece_terms.commander {
             score[side] -= EXPOSED_COMMANDER * (advanced - 9).max(0);
             if commander_count < commanders.len() {
                 commanders[commander_count] = (square, piece.color);

@@ -7,9 +7,9 @@
 //! search, and the quiescence search skips those that lose material.
 //!
 //! Ko shogi has no attack tables to count defenders from, so the exchange is played out with the
-//! rules themselves: after each capture the other side's captures are generated
-//! ([`Position::generate_captures`]) and, of those that remove the piece on the exchange point,
-//! the one that risks least recaptures: a shot or igui (the shooter stays where it is, which
+//! rules themselves: after each capture the other side's captures of the piece on the exchange
+//! point are generated ([`Position::generate_captures_removing`], which walks only the pieces
+//! that could reach it) and the one that risks least recaptures: a shot or igui (the shooter stays where it is, which
 //! ends the exchange) before the cheapest piece that lands there. The swap list is then
 //! resolved backwards (each side takes or stops, whichever is better for it). Every capture's
 //! whole removed set counts (a lion-like piece may take two), promotions count as the piece
@@ -48,11 +48,10 @@ pub fn static_exchange(
     let mut steps = 0;
     while steps < MAX_EXCHANGE_PLIES {
         buffer.clear();
-        position.generate_captures(options, buffer);
+        position.generate_captures_removing(target, options, buffer);
         *generated += buffer.len() as u64;
         let recapture = buffer
             .iter()
-            .filter(|reply| reply.removed_points().contains(&target))
             .min_by_key(|reply| recapture_risk(position, reply, target))
             .copied();
         let Some(recapture) = recapture else {

@@ -16,17 +16,42 @@
 //! Not captures in this sense (as in [`Move::is_capture`]): a poison flame's burning, which is a
 //! consequence of a move, and promotions without a capture.
 
-use crate::{Move, Position, RulesOptions};
+use super::Selection;
+use crate::{Move, Position, RulesOptions, Square};
 
 /// Appends every legal capture of the side to move to `out`, in the order and form of full
 /// generation. Nothing when either side no longer survives (§14.2).
 pub(crate) fn generate_captures(pos: &Position, opts: &RulesOptions, out: &mut Vec<Move>) {
-    super::generate_filtered(pos, opts, out, true);
+    super::generate_filtered(pos, opts, out, Selection::Captures);
+}
+
+/// Appends the legal captures of the side to move that remove the piece on `target`
+/// ([`Move::removes`]), in the order and form of full generation: the exchange evaluation's
+/// question "who retakes there?". Only the pieces whose [`super::reach::Reach`] includes
+/// `target` are walked.
+pub(crate) fn generate_captures_removing(
+    pos: &Position,
+    opts: &RulesOptions,
+    target: Square,
+    out: &mut Vec<Move>,
+) {
+    let start = out.len();
+    let cell = crate::mailbox::to_mb(target.index());
+    super::generate_filtered(pos, opts, out, Selection::CapturesNear(cell));
+    let mut kept = start;
+    for i in start..out.len() {
+        if out[i].removes(target) {
+            out.swap(kept, i);
+            kept += 1;
+        }
+    }
+    out.truncate(kept);
 }
 
 #[cfg(test)]
 mod tests {
-    use crate::options::{ShootMode, ShotAfterCapture};
+    use super::generate_captures_removing;
+    use crate::options::{FortressMove, ShootMode, ShotAfterCapture, ShotRange};
     use crate::{Color, Move, Piece, PieceKind, Position, RulesOptions, Square};
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
@@ -159,6 +184,79 @@ mod tests {
             }
         }
         assert!(checked > 1_000);
+    }
+
+    /// The captures removing each point that holds an enemy piece, against full generation's
+    /// captures that remove it: the reach bound skips no piece that can take there.
+    #[test]
+    fn captures_of_a_point_are_the_full_captures_that_remove_it_on_random_boards() {
+        let mut rng = ChaCha8Rng::seed_from_u64(32);
+        let mut variants = option_variants();
+        variants.push(RulesOptions {
+            shot_range: ShotRange::FreePoints,
+            fortress_move: FortressMove::FlyingOx,
+            shoot_mode: ShootMode::Either,
+            ..RulesOptions::default()
+        });
+        let mut seen_kinds = [false; PieceKind::COUNT];
+        let (mut points, mut captures, mut skipped_pieces) = (0, 0, 0usize);
+        let mut out = Vec::new();
+        for round in 0..300 {
+            let pieces = rng.random_range(10..120);
+            let position = random_position(&mut rng, pieces);
+            let opts = &variants[round % variants.len()];
+            let all = full_captures(&position, opts);
+            for target in Square::all() {
+                match position.piece_at(target) {
+                    Some(piece) if piece.color != position.side_to_move() => {}
+                    _ => continue,
+                }
+                out.clear();
+                generate_captures_removing(&position, opts, target, &mut out);
+                let expected: Vec<Move> =
+                    all.iter().filter(|m| m.removes(target)).copied().collect();
+                assert_eq!(
+                    out,
+                    expected,
+                    "round {round}, point {target}: {}",
+                    position.to_ksfen(true)
+                );
+                for mv in &out {
+                    seen_kinds[position.piece_at(mv.origin()).unwrap().kind.index()] = true;
+                    assert_eq!(mv.removes(target), mv.removed_points().contains(&target));
+                }
+                let walked = position
+                    .pieces()
+                    .filter(|(from, piece)| {
+                        piece.color == position.side_to_move()
+                            && super::super::reach::REACH[piece.color.index()][piece.kind.index()]
+                                .may_remove(
+                                    crate::mailbox::to_mb(from.index()),
+                                    crate::mailbox::file_rank(crate::mailbox::to_mb(
+                                        target.index(),
+                                    )),
+                                )
+                    })
+                    .count();
+                skipped_pieces += position.piece_count(position.side_to_move()) as usize - walked;
+                points += 1;
+                captures += out.len();
+            }
+        }
+        assert!(
+            captures > 5_000,
+            "only {captures} captures of {points} points"
+        );
+        for kind in PieceKind::ALL {
+            assert!(
+                seen_kinds[kind.index()],
+                "no capture by {kind:?} was checked"
+            );
+        }
+        assert!(
+            skipped_pieces > points * 5,
+            "the reach bound skips only {skipped_pieces} pieces over {points} points"
+        );
     }
 
     #[test]

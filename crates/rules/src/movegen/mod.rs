@@ -10,6 +10,7 @@ mod captures;
 mod lion;
 mod orthogonal_chains;
 mod priests;
+mod reach;
 mod shots;
 pub(crate) mod tables;
 
@@ -17,6 +18,7 @@ use crate::mailbox::{self, CELLS, EMPTY, OFF_BOARD};
 use crate::options::{GuardsPromote, ShootMode, ShotAfterCapture, ZonePromotion, ZoneTrigger};
 use crate::position::OCC_WORDS;
 use crate::{Color, Move, Piece, PieceKind, Position, Promotion, RulesOptions, Square};
+use reach::REACH;
 use tables::{Displace, KindMoves, Shot, Special, FORTRESS_FLYING_OX, TABLES};
 
 /// Capture-trigger classes (§8.4).
@@ -24,34 +26,90 @@ const TRIG_RULE1: u8 = 1;
 const TRIG_RULE2: u8 = 2;
 const TRIG_FW: u8 = 4;
 
-pub(crate) use captures::generate_captures;
+pub(crate) use captures::{generate_captures, generate_captures_removing};
 
 /// Appends every legal move of the side to move to `out`.
 pub(crate) fn generate(pos: &Position, opts: &RulesOptions, out: &mut Vec<Move>) {
-    generate_filtered(pos, opts, out, false);
+    generate_filtered(pos, opts, out, Selection::All);
 }
 
-/// Appends the legal moves of the side to move, or with `captures_only` only those that remove
-/// an enemy piece ([`Move::is_capture`]; see [`captures`]).
+/// Which of the legal moves a generation appends.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Selection {
+    All,
+    /// Those that remove an enemy piece ([`Move::is_capture`]; see [`captures`]).
+    Captures,
+    /// The captures of pieces that may reach this mailbox cell ([`reach::Reach`]); the caller
+    /// keeps those that remove the piece there.
+    CapturesNear(usize),
+}
+
+/// Appends the legal moves of the side to move that `selection` asks for, in the order of full
+/// generation.
 fn generate_filtered(
     pos: &Position,
     opts: &RulesOptions,
     out: &mut Vec<Move>,
-    captures_only: bool,
+    selection: Selection,
 ) {
     let us = pos.side;
     if !pos.survives(us, opts) || !pos.survives(us.opposite(), opts) {
         return; // §14.2
     }
-    let mut gen = Gen::new(pos, opts, out);
-    gen.captures_only = captures_only;
-    let frozen = pos.immobilized_set(us, opts.net_scope);
-    for o in pos.occupied(us) {
-        if frozen[o / 64] & (1u64 << (o % 64)) != 0 {
-            continue;
+    STAMPS.with_borrow_mut(|stamps| {
+        stamps.renew();
+        let mut gen = Gen::new(pos, opts, out, stamps);
+        gen.captures_only = selection != Selection::All;
+        let frozen = pos.immobilized_set(us, opts.net_scope);
+        let near = match selection {
+            Selection::CapturesNear(target) => {
+                Some((&REACH[us.index()], mailbox::file_rank(target)))
+            }
+            _ => None,
+        };
+        for o in pos.occupied(us) {
+            if frozen[o / 64] & (1u64 << (o % 64)) != 0 {
+                continue;
+            }
+            if let Some((reach, target)) = near {
+                let index = gen.table_index(Piece::from_cell(gen.cell(o)).kind);
+                if !reach[index].may_remove(o, target) {
+                    continue;
+                }
+            }
+            gen.piece(o);
         }
-        gen.piece(o);
+        let last = gen.stamp;
+        stamps.last = last;
+    });
+}
+
+/// The lion moves' destination stamps (see the module header), kept between generations so
+/// that a generation does not clear 529 cells first: each lion-like piece takes the next
+/// stamp, which no cell holds yet.
+struct Stamps {
+    seen: [u32; CELLS],
+    /// The stamp the last generation ended with.
+    last: u32,
+}
+
+impl Stamps {
+    /// Clears the cells before the stamps could wrap around (no generation takes a million).
+    fn renew(&mut self) {
+        if self.last > u32::MAX - 1_000_000 {
+            self.seen = [0; CELLS];
+            self.last = 0;
+        }
     }
+}
+
+thread_local! {
+    static STAMPS: std::cell::RefCell<Stamps> = const {
+        std::cell::RefCell::new(Stamps {
+            seen: [0; CELLS],
+            last: 0,
+        })
+    };
 }
 
 /// Per-piece facts used while emitting its moves.
@@ -75,7 +133,8 @@ struct Gen<'a> {
     drum_present: bool,
     priest_lost: bool,
     enemy_fog: bool,
-    seen: [u32; CELLS],
+    /// Lion destinations of the current piece: cells holding `stamp` ([`Stamps`]).
+    seen: &'a mut [u32; CELLS],
     stamp: u32,
     /// Emit only moves that remove an enemy piece ([`captures`]).
     captures_only: bool,
@@ -87,7 +146,12 @@ fn sq(mb: usize) -> Square {
 }
 
 impl<'a> Gen<'a> {
-    fn new(pos: &'a Position, opts: &'a RulesOptions, out: &'a mut Vec<Move>) -> Gen<'a> {
+    fn new(
+        pos: &'a Position,
+        opts: &'a RulesOptions,
+        out: &'a mut Vec<Move>,
+        stamps: &'a mut Stamps,
+    ) -> Gen<'a> {
         let us = pos.side;
         Gen {
             pos,
@@ -99,8 +163,8 @@ impl<'a> Gen<'a> {
             drum_present: pos.drum_present(us, opts),
             priest_lost: pos.taoist_priest_lost(us),
             enemy_fog: pos.count(us.opposite(), PieceKind::FiveLiFog) > 0,
-            seen: [0; CELLS],
-            stamp: 0,
+            seen: &mut stamps.seen,
+            stamp: stamps.last,
             captures_only: false,
         }
     }
@@ -234,19 +298,25 @@ impl<'a> Gen<'a> {
         }
     }
 
+    /// The movement table of `kind` (the heavenly fortress has two, AMB-20).
+    #[inline]
+    fn table_index(&self, kind: PieceKind) -> usize {
+        if kind == PieceKind::HeavenlyFortress
+            && self.opts.fortress_move == crate::options::FortressMove::FlyingOx
+        {
+            FORTRESS_FLYING_OX
+        } else {
+            kind.index()
+        }
+    }
+
     fn piece(&mut self, o: usize) {
         let piece = Piece::from_cell(self.cell(o));
         let kind = piece.kind;
         let blocked = matches!(kind, PieceKind::Drum | PieceKind::Banner) && self.priest_lost;
         let guard_blocked =
             self.opts.guards_promote == GuardsPromote::CascadeOnly && is_guard(kind);
-        let index = if kind == PieceKind::HeavenlyFortress
-            && self.opts.fortress_move == crate::options::FortressMove::FlyingOx
-        {
-            FORTRESS_FLYING_OX
-        } else {
-            kind.index()
-        };
+        let index = self.table_index(kind);
         let table: &'a [KindMoves] = self.table;
         let km = &table[index];
         let is_artillery = matches!(km.shot, Shot::Bow(_) | Shot::Cannon | Shot::Frankish);

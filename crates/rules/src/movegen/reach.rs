@@ -1,0 +1,105 @@
+//! How far a piece's moves can remove anything: a geometric bound per movement table, so that
+//! a generator asked for the captures of one point ([`super::captures::generate_captures_removing`])
+//! skips the pieces that cannot possibly take there without walking their moves.
+//!
+//! Why: static exchange evaluation asks, after every capture on a point, which enemy moves
+//! retake on that point; generating all of a side's captures to keep those few is most of an
+//! engine's time in the middle game (~90 pieces a side, a handful within reach of any point).
+//!
+//! The bound is deliberately loose, never tight: a piece passes if the point is within its
+//! finite reach (Chebyshev distance: steps, jumps, both legs of a lion move, the multi-step
+//! specials, short slides, plus the range of the shot it may make after moving) or on a line
+//! through it when it has an unlimited slide. A slider that may also shoot after moving can
+//! reach anywhere. Exactness is not needed (the moves of a passing piece are still filtered
+//! by what they remove); only that no piece that can take on the point is skipped, which the
+//! property test in [`super::captures`] checks against full generation on random boards.
+
+use super::tables::{KindMoves, Shot, Special, TABLES};
+use crate::mailbox::{file_rank, WIDTH};
+use crate::Color;
+use std::sync::LazyLock;
+
+/// Chebyshev distance beyond any on the board: "reaches every point".
+const EVERYWHERE: i32 = 19;
+/// Slides of this length or more are unlimited (the tables' `INF`).
+const UNLIMITED_SLIDE: u8 = 18;
+
+/// The points a piece of one movement table may remove pieces from, bounded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Reach {
+    /// Every point within this Chebyshev distance.
+    near: i32,
+    /// And every point on a file, rank or diagonal through the piece.
+    lines: bool,
+}
+
+impl Reach {
+    /// Whether a piece on mailbox cell `from` may remove a piece on the point of `to`'s file
+    /// and rank ([`file_rank`], computed once by the caller).
+    #[inline]
+    pub(crate) fn may_remove(self, from: usize, to: (i32, i32)) -> bool {
+        let (from_file, from_rank) = file_rank(from);
+        let (df, dr) = ((to.0 - from_file).abs(), (to.1 - from_rank).abs());
+        df.max(dr) <= self.near || (self.lines && (df == 0 || dr == 0 || df == dr))
+    }
+
+    fn of(km: &KindMoves) -> Reach {
+        let distance = |offset: &i32| {
+            let (df, dr) = file_rank_delta(*offset);
+            df.abs().max(dr.abs())
+        };
+        let farthest = |offsets: &[i32]| offsets.iter().map(distance).max().unwrap_or(0);
+        let lines = km.slides.iter().any(|&(_, limit)| limit >= UNLIMITED_SLIDE);
+        let short_slides = km
+            .slides
+            .iter()
+            .filter(|&&(_, limit)| limit < UNLIMITED_SLIDE)
+            .map(|&(d, limit)| distance(&d) * i32::from(limit))
+            .max()
+            .unwrap_or(0);
+        let special = match km.special {
+            Special::None | Special::Pawn => 1,
+            // A knight jump, then a second one (same major direction or back).
+            Special::Cavalry => 4,
+            // Five orthogonal steps; one to five in a line.
+            Special::Thunderclap | Special::FlagWaver => 5,
+            // Two priest jumps, each followed by an adjacent shot.
+            Special::PriestDouble => 2 * (farthest(&km.jumps) + 1),
+        };
+        let moves = farthest(&km.steps)
+            .max(farthest(&km.jumps))
+            .max(2 * farthest(&km.lion))
+            .max(short_slides)
+            .max(special);
+        // A shot's line distance, plus one for `shot_range = free_points`.
+        let shot = match km.shot {
+            Shot::None => 0,
+            Shot::Adjacent => 1,
+            Shot::Bow(range) => i32::from(range) + 1,
+            Shot::Cannon => 5 + 1,
+            Shot::Frankish => 7 + 1,
+        };
+        if lines && shot > 0 {
+            return Reach {
+                near: EVERYWHERE,
+                lines,
+            };
+        }
+        Reach {
+            near: moves + shot,
+            lines,
+        }
+    }
+}
+
+/// `REACH[color][table index]`, indexed like [`TABLES`].
+pub(crate) static REACH: LazyLock<[Vec<Reach>; 2]> =
+    LazyLock::new(|| Color::ALL.map(|color| TABLES[color.index()].iter().map(Reach::of).collect()));
+
+/// The (Δfile, Δrank) of a movement table's offset (|Δfile| ≤ 2 there; any |Δfile| up to 11
+/// decodes uniquely in a 23-wide row, by rounding to the nearest row).
+#[inline]
+fn file_rank_delta(offset: i32) -> (i32, i32) {
+    let drank = (offset + WIDTH / 2).div_euclid(WIDTH);
+    (offset - drank * WIDTH, drank)
+}
