@@ -14,8 +14,9 @@
 //! by what they remove); only that no piece that can take on the point is skipped, which the
 //! property test in [`super::captures`] checks against full generation on random boards.
 
-use super::tables::{KindMoves, Shot, Special, TABLES};
-use crate::mailbox::{file_rank, WIDTH};
+use super::tables::{KindMoves, Shot, Special, PRIME, TABLES};
+use crate::mailbox::{file_rank, CELLS, MB_TO_SQ, WIDTH};
+use crate::position::OCC_WORDS;
 use crate::Color;
 use std::sync::LazyLock;
 
@@ -102,4 +103,58 @@ pub(crate) static REACH: LazyLock<[Vec<Reach>; 2]> =
 fn file_rank_delta(offset: i32) -> (i32, i32) {
     let drank = (offset + WIDTH / 2).div_euclid(WIDTH);
     (offset - drank * WIDTH, drank)
+}
+
+/// The points on the eight lines through a cell within a line distance, as occupancy bits
+/// over the mailbox: where a shot from a landing point may land. A shooter's shots are all
+/// tried only if an enemy piece stands on its star ([`shot_star`]); most landing points of a
+/// shooter deep in its own camp have none, and walking their eight lines is the largest part
+/// of a captures-only generation.
+pub(crate) type Star = [u64; OCC_WORDS];
+
+/// Line distances the stars are kept for: a bow's range (3 or 5) or a cannon's (5) plus one
+/// for `shot_range = free_points`, and the Frankish cannon's 7 plus one.
+const STAR_RANGES: [i32; 2] = [6, 8];
+
+/// `STARS[range class][mailbox cell]` (border cells keep empty stars).
+static STARS: LazyLock<Vec<[Star; CELLS]>> = LazyLock::new(|| {
+    STAR_RANGES
+        .iter()
+        .map(|&range| {
+            let mut stars = [[0u64; OCC_WORDS]; CELLS];
+            for (cell, star) in stars.iter_mut().enumerate() {
+                if MB_TO_SQ[cell] == u16::MAX {
+                    continue;
+                }
+                for direction in PRIME {
+                    let mut point = cell as i32;
+                    for _ in 0..range {
+                        point += direction;
+                        if !(0..CELLS as i32).contains(&point)
+                            || MB_TO_SQ[point as usize] == u16::MAX
+                        {
+                            break;
+                        }
+                        star[point as usize / 64] |= 1 << (point as usize % 64);
+                    }
+                }
+            }
+            stars
+        })
+        .collect()
+});
+
+/// The star of `cell` for shots of up to `range` points (at most the longest in
+/// [`STAR_RANGES`]).
+#[inline]
+pub(crate) fn shot_star(cell: usize, range: i32) -> &'static Star {
+    let class = usize::from(range > STAR_RANGES[0]);
+    debug_assert!(range <= STAR_RANGES[class]);
+    &STARS[class][cell]
+}
+
+/// Whether any bit of `pieces` is on `star`.
+#[inline]
+pub(crate) fn meets(star: &Star, pieces: &[u64; OCC_WORDS]) -> bool {
+    star.iter().zip(pieces).any(|(a, b)| a & b != 0)
 }

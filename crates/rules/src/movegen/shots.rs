@@ -1,6 +1,7 @@
 //! Shots (§4.7, §7.2): direct, cannon and Frankish double shots after a move, adjacent
 //! priest shots, fog suppression (§4.7.5).
 
+use super::reach::{meets, shot_star};
 use super::tables::{Shot, PRIME};
 use super::{Gen, Mover};
 use crate::mailbox::{EMPTY, OFF_BOARD};
@@ -33,16 +34,27 @@ impl Gen<'_> {
             }
             return;
         }
+        let extra = (self.opts.shot_range == ShotRange::FreePoints) as i32;
+        let range = match shot {
+            Shot::Bow(range) => i32::from(range) + extra,
+            Shot::Cannon => 5 + extra,
+            Shot::Frankish => 7 + extra,
+            Shot::None | Shot::Adjacent => return,
+        };
+        // Every shot lands on an enemy piece on one of the eight lines within the range.
+        if !meets(
+            shot_star(l, range),
+            &self.pos.occ[self.us.opposite().index()],
+        ) {
+            return;
+        }
         if self.enemy_fog && self.suppressed(l, m.o) {
             return;
         }
-        let extra = (self.opts.shot_range == ShotRange::FreePoints) as i32;
         match shot {
-            Shot::Bow(range) => {
+            Shot::Bow(_) => {
                 for d in PRIME {
-                    if let Some((t, _)) =
-                        self.direct_target(m.o, l, d, 1, range as i32 + extra, shot)
-                    {
+                    if let Some((t, _)) = self.direct_target(m.o, l, d, 1, range, shot) {
                         let tr = trig | self.shot_trigger(self.cell(t));
                         self.push(m, legs, cap, &[t], tr);
                     }
@@ -51,7 +63,7 @@ impl Gen<'_> {
             Shot::Cannon => {
                 for d in PRIME {
                     let mut t = l as i32;
-                    for _ in 0..5 + extra {
+                    for _ in 0..range {
                         t += d;
                         let tu = t as usize;
                         let cell = self.cell(tu);
@@ -73,7 +85,6 @@ impl Gen<'_> {
                 }
             }
             Shot::Frankish => {
-                let range = 7 + extra;
                 let mut first: [(usize, i32, i32); 8] = [(0, 0, 0); 8];
                 let mut n = 0;
                 for d in PRIME {
