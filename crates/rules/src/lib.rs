@@ -18,7 +18,8 @@
 //!   `legal_moves(&opts)`, `play(&Move, &opts) -> Undo` and `undo(Undo)` (exact restore, hash
 //!   included; `play` trusts that the move is legal), `after`, derived state: `is_immobilized`,
 //!   `immobilized_points`, `is_fog_suppressed`, `taoist_priest_lost`, `drum_lost`, `survives`,
-//!   `rests_on_sole_target`.
+//!   `rests_on_sole_target`; for hand-written evaluations `sum_piece_ranks` (a
+//!   [`PieceRankTable`] summed over the board) and `squares_of`.
 //! * [`Game`] — position + options + history: `legal_moves`, `generate_legal_moves` (clears the
 //!   buffer first), `play`, `try_play` (accepts any path with a legal effect), `undo`, `outcome`,
 //!   `repetition_count`, `with_max_plies` (counts moves played in this game).
@@ -50,6 +51,7 @@ mod outcome;
 pub mod perft;
 mod piece;
 mod piece_kind;
+mod piece_rank_table;
 mod play;
 mod position;
 mod square;
@@ -69,6 +71,7 @@ pub use options::{
 pub use outcome::{DrawReason, Outcome, WinReason};
 pub use piece::Piece;
 pub use piece_kind::PieceKind;
+pub use piece_rank_table::PieceRankTable;
 pub use play::Undo;
 pub use position::{Position, START_KSFEN};
 pub use square::{Square, SquareParseError, BOARD_SIZE};

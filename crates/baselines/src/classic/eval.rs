@@ -21,12 +21,13 @@
 //! term led the engine into fights beyond its horizon. [`EvalTerms::Material`] keeps the
 //! material-only variant selectable for such tests.
 //!
-//! Cost: one pass over the 361 points per call (the search calls it at quiescence leaves only).
+//! Cost: one pass over the occupancy bits with a table load per piece ([`PieceRankTable`]), then
+//! the 7 × 7 points around each commander.
 
 use std::sync::OnceLock;
 
 use koshogi_rules::material::baseline_piece_value;
-use koshogi_rules::{Color, Piece, PieceKind, Position, Square};
+use koshogi_rules::{Color, Piece, PieceKind, PieceRankTable, Position, Square};
 
 /// Which terms the evaluation uses.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -86,10 +87,10 @@ fn is_commander(kind: PieceKind) -> bool {
 }
 
 /// Ranks `square` is from `color`'s own back rank: 0 on it, 18 on the far one.
-fn ranks_advanced(square: Square, color: Color) -> i32 {
+fn ranks_advanced(rank: u8, color: Color) -> i32 {
     match color {
-        Color::Black => 19 - i32::from(square.rank()),
-        Color::White => i32::from(square.rank()) - 1,
+        Color::Black => 19 - i32::from(rank),
+        Color::White => i32::from(rank) - 1,
     }
 }
 
@@ -128,91 +129,67 @@ pub fn material_for_black(position: &Position) -> i32 {
         .sum()
 }
 
-/// What the positional terms need to know of a piece, looked up once per piece and node
-/// instead of matching its kind: the evaluation runs at every quiescence node.
-#[derive(Clone, Copy, Default)]
-struct PieceTerms {
-    /// Centipawns per rank advanced ([`advance_weight`]).
-    advance: i32,
-    /// Earns [`ZONE_BONUS`] in the enemy zone ([`koshogi_rules::Piece::can_ever_promote`]).
-    promotes: bool,
-    commander: bool,
-}
+/// Advance, promotion zone and a commander's exposure: the terms that depend on a piece and its
+/// rank alone, one value per piece state and rank (Black's positive, White's negative), summed
+/// by the rules in one pass over the board ([`Position::sum_piece_ranks`]): the evaluation runs
+/// at every quiescence node.
+static RANK_TERMS: OnceLock<PieceRankTable> = OnceLock::new();
 
-/// [`PieceTerms`] by kind and promoted flag ([`terms_index`]).
-static PIECE_TERMS: OnceLock<[PieceTerms; 2 * PieceKind::COUNT]> = OnceLock::new();
-
-fn terms_index(piece: Piece) -> usize {
-    2 * piece.kind.index() + usize::from(piece.promoted)
-}
-
-fn piece_terms_table() -> [PieceTerms; 2 * PieceKind::COUNT] {
-    let mut table = [PieceTerms::default(); 2 * PieceKind::COUNT];
-    for kind in PieceKind::ALL {
-        for promoted in [false, true] {
-            let piece = Piece {
-                color: Color::Black,
-                kind,
-                promoted,
-            };
-            table[terms_index(piece)] = PieceTerms {
-                advance: advance_weight(kind),
-                promotes: piece.can_ever_promote(),
-                commander: is_commander(kind),
-            };
-        }
+fn rank_terms(piece: Piece, rank: u8) -> i32 {
+    let advanced = ranks_advanced(rank, piece.color);
+    let mut value = advance_weight(piece.kind) * advanced;
+    if piece.can_ever_promote() && advanced >= PROMOTION_ZONE_RANKS {
+        value += ZONE_BONUS;
     }
-    table
+    if is_commander(piece.kind) {
+        value -= EXPOSED_COMMANDER * (advanced - 9).max(0);
+    }
+    match piece.color {
+        Color::Black => value,
+        Color::White => -value,
+    }
 }
 
 /// Advance, promotion zone and royal safety, Black's minus White's: one pass over the board,
 /// then the points within [`DANGER_RADIUS`] of each commander.
 fn positional_for_black(position: &Position) -> i32 {
-    let terms = PIECE_TERMS.get_or_init(piece_terms_table);
+    let table = RANK_TERMS.get_or_init(|| PieceRankTable::from_fn(rank_terms));
     let mut score = [0i32; 2];
-    let mut commanders: [(Square, Color); 8] = [(Square::from_index(0).unwrap(), Color::Black); 8];
-    let mut commander_count = 0;
-    for (square, piece) in position.pieces() {
-        let side = piece.color.index();
-        let piece_terms = terms[terms_index(piece)];
-        let advanced = ranks_advanced(square, piece.color);
-        score[side] += piece_terms.advance * advanced;
-        if piece_terms.promotes && advanced >= PROMOTION_ZONE_RANKS {
-            score[side] += ZONE_BONUS;
-        }
-        if piece_terms.commander {
-            score[side] -= EXPOSED_COMMANDER * (advanced - 9).max(0);
-            if commander_count < commanders.len() {
-                commanders[commander_count] = (square, piece.color);
-                commander_count += 1;
+    for color in Color::ALL {
+        for kind in [PieceKind::General, PieceKind::Governor] {
+            for square in position.squares_of(color, kind) {
+                score[color.index()] += commander_safety(position, square, color);
             }
         }
     }
-    for &(square, color) in &commanders[..commander_count] {
-        let (file, rank) = (i32::from(square.file()), i32::from(square.rank()));
-        let mut shelter = 0;
-        let mut danger = 0;
-        for near_rank in (rank - DANGER_RADIUS).max(1)..=(rank + DANGER_RADIUS).min(19) {
-            for near_file in (file - DANGER_RADIUS).max(1)..=(file + DANGER_RADIUS).min(19) {
-                let Some(near) = Square::new(near_file as u8, near_rank as u8) else {
-                    continue;
-                };
-                let Some(other) = position.piece_at(near) else {
-                    continue;
-                };
-                if near == square {
-                    continue;
-                }
-                if other.color == color {
-                    shelter += i32::from(chebyshev(square, near) == 1);
-                } else {
-                    danger += piece_centipawns(other.kind) / DANGER_DIVISOR;
-                }
+    position.sum_piece_ranks(table) + score[Color::Black.index()] - score[Color::White.index()]
+}
+
+/// Royal safety of the commander of `color` on `square`: friendly neighbours (a shelter, capped)
+/// and enemy pieces within [`DANGER_RADIUS`] (weighted by value).
+fn commander_safety(position: &Position, square: Square, color: Color) -> i32 {
+    let (file, rank) = (i32::from(square.file()), i32::from(square.rank()));
+    let mut shelter = 0;
+    let mut danger = 0;
+    for near_rank in (rank - DANGER_RADIUS).max(1)..=(rank + DANGER_RADIUS).min(19) {
+        for near_file in (file - DANGER_RADIUS).max(1)..=(file + DANGER_RADIUS).min(19) {
+            let Some(near) = Square::new(near_file as u8, near_rank as u8) else {
+                continue;
+            };
+            let Some(other) = position.piece_at(near) else {
+                continue;
+            };
+            if near == square {
+                continue;
+            }
+            if other.color == color {
+                shelter += i32::from(chebyshev(square, near) == 1);
+            } else {
+                danger += piece_centipawns(other.kind) / DANGER_DIVISOR;
             }
         }
-        score[color.index()] += SHELTER_BONUS * shelter.min(SHELTER_CAP) - danger;
     }
-    score[Color::Black.index()] - score[Color::White.index()]
+    SHELTER_BONUS * shelter.min(SHELTER_CAP) - danger
 }
 
 #[cfg(test)]

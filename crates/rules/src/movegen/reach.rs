@@ -1,20 +1,26 @@
-//! How far a piece's moves can remove anything: a geometric bound per movement table, so that
-//! a generator asked for the captures of one point ([`super::captures::generate_captures_removing`])
-//! skips the pieces that cannot possibly take there without walking their moves.
+//! How far a piece's moves can remove anything, bounded cheaply, so that a generator can skip
+//! work that cannot produce a capture:
+//! * [`Reach`], per movement table: a generator asked for the captures of one point
+//!   ([`super::captures::generate_captures_removing`]) skips the pieces that cannot possibly take
+//!   there, without walking their moves;
+//! * [`shot_star`]: the points a shot from a landing point may hit; a shooter's shots from there
+//!   are tried only if an enemy piece stands on them.
 //!
 //! Why: static exchange evaluation asks, after every capture on a point, which enemy moves
-//! retake on that point; generating all of a side's captures to keep those few is most of an
-//! engine's time in the middle game (~90 pieces a side, a handful within reach of any point).
+//! retake on that point; generating all of a side's captures to keep those few, and walking the
+//! eight lines of every shooter's every landing point, were most of an engine's time in the
+//! middle game (~90 pieces a side, a handful within reach of any point).
 //!
-//! The bound is deliberately loose, never tight: a piece passes if the point is within its
+//! The bounds are deliberately loose, never tight: a piece passes if the point is within its
 //! finite reach (Chebyshev distance: steps, jumps, both legs of a lion move, the multi-step
 //! specials, short slides, plus the range of the shot it may make after moving) or on a line
 //! through it when it has an unlimited slide. A slider that may also shoot after moving can
 //! reach anywhere. Exactness is not needed (the moves of a passing piece are still filtered
-//! by what they remove); only that no piece that can take on the point is skipped, which the
-//! property test in [`super::captures`] checks against full generation on random boards.
+//! by what they remove); only that nothing that can capture is skipped, which the property tests
+//! check against full generation on random boards ([`super::captures`]) and against a naive
+//! enumeration of shots (`movegen::tests`).
 
-use super::tables::{KindMoves, Shot, Special, PRIME, TABLES};
+use super::tables::{KindMoves, Shot, Special, INF, PRIME, TABLES};
 use crate::mailbox::{file_rank, CELLS, MB_TO_SQ, WIDTH};
 use crate::position::OCC_WORDS;
 use crate::Color;
@@ -22,8 +28,6 @@ use std::sync::LazyLock;
 
 /// Chebyshev distance beyond any on the board: "reaches every point".
 const EVERYWHERE: i32 = 19;
-/// Slides of this length or more are unlimited (the tables' `INF`).
-const UNLIMITED_SLIDE: u8 = 18;
 
 /// The points a piece of one movement table may remove pieces from, bounded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,11 +54,11 @@ impl Reach {
             df.abs().max(dr.abs())
         };
         let farthest = |offsets: &[i32]| offsets.iter().map(distance).max().unwrap_or(0);
-        let lines = km.slides.iter().any(|&(_, limit)| limit >= UNLIMITED_SLIDE);
+        let lines = km.slides.iter().any(|&(_, limit)| limit >= INF);
         let short_slides = km
             .slides
             .iter()
-            .filter(|&&(_, limit)| limit < UNLIMITED_SLIDE)
+            .filter(|&&(_, limit)| limit < INF)
             .map(|&(d, limit)| distance(&d) * i32::from(limit))
             .max()
             .unwrap_or(0);
@@ -106,10 +110,8 @@ fn file_rank_delta(offset: i32) -> (i32, i32) {
 }
 
 /// The points on the eight lines through a cell within a line distance, as occupancy bits
-/// over the mailbox: where a shot from a landing point may land. A shooter's shots are all
-/// tried only if an enemy piece stands on its star ([`shot_star`]); most landing points of a
-/// shooter deep in its own camp have none, and walking their eight lines is the largest part
-/// of a captures-only generation.
+/// over the mailbox: where a shot from a landing point may land. Most landing points of a
+/// shooter in its own camp have no enemy piece on theirs.
 pub(crate) type Star = [u64; OCC_WORDS];
 
 /// Line distances the stars are kept for: a bow's range (3 or 5) or a cannon's (5) plus one

@@ -91,7 +91,7 @@ const KNIGHT: [(i32, i32); 8] = [
     (-2, 1),
 ];
 /// Unlimited range.
-const INF: u8 = 18;
+pub(crate) const INF: u8 = 18;
 
 /// Index of the flying-ox variant of the heavenly fortress (AMB-20) in the tables.
 pub(crate) const FORTRESS_FLYING_OX: usize = PieceKind::COUNT;
