@@ -13,6 +13,9 @@
 //! generation, each capture keeps its canonical path: the result is exactly the capturing subset
 //! of [`Position::generate_moves`], in the same order (property-tested below).
 //!
+//! The captures of one point ([`generate_captures_removing`], an exchange's "who retakes
+//! there?") walk only the pieces whose reach bound ([`super::reach`]) includes the point.
+//!
 //! Not captures in this sense (as in [`Move::is_capture`]): a poison flame's burning, which is a
 //! consequence of a move, and promotions without a capture.
 
