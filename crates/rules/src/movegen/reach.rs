@@ -20,7 +20,7 @@
 //! check against full generation on random boards ([`super::captures`]) and against a naive
 //! enumeration of shots (`movegen::tests`).
 
-use super::tables::{KindMoves, Shot, Special, INF, PRIME, TABLES};
+use super::tables::{KindMoves, Special, INF, PRIME, TABLES};
 use crate::mailbox::{file_rank, CELLS, MB_TO_SQ, WIDTH};
 use crate::position::OCC_WORDS;
 use crate::Color;
@@ -76,14 +76,8 @@ impl Reach {
             .max(2 * farthest(&km.lion))
             .max(short_slides)
             .max(special);
-        // A shot's line distance, plus one for `shot_range = free_points`.
-        let shot = match km.shot {
-            Shot::None => 0,
-            Shot::Adjacent => 1,
-            Shot::Bow(range) => i32::from(range) + 1,
-            Shot::Cannon => 5 + 1,
-            Shot::Frankish => 7 + 1,
-        };
+        // A shot's line distance under either reading of its range.
+        let shot = km.shot.range(true);
         if lines && shot > 0 {
             return Reach {
                 near: EVERYWHERE,

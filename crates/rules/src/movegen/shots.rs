@@ -34,13 +34,10 @@ impl Gen<'_> {
             }
             return;
         }
-        let extra = (self.opts.shot_range == ShotRange::FreePoints) as i32;
-        let range = match shot {
-            Shot::Bow(range) => i32::from(range) + extra,
-            Shot::Cannon => 5 + extra,
-            Shot::Frankish => 7 + extra,
-            Shot::None | Shot::Adjacent => return,
-        };
+        if shot == Shot::None {
+            return;
+        }
+        let range = shot.range(self.opts.shot_range == ShotRange::FreePoints);
         // Every shot lands on an enemy piece on one of the eight lines within the range.
         if !meets(
             shot_star(l, range),

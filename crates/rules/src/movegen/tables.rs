@@ -38,6 +38,21 @@ pub(crate) enum Shot {
     Adjacent,
 }
 
+impl Shot {
+    /// The line distance a shot of this kind reaches (§4.7; an adjacent shot 1, none 0), one
+    /// more with `shot_range = free_points` (AMB-22: that many free points, then the target).
+    pub(crate) fn range(self, free_points: bool) -> i32 {
+        let base = match self {
+            Shot::None => return 0,
+            Shot::Adjacent => return 1,
+            Shot::Bow(range) => i32::from(range),
+            Shot::Cannon => 5,
+            Shot::Frankish => 7,
+        };
+        base + i32::from(free_points)
+    }
+}
+
 /// Movements that need their own enumeration.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Special {
