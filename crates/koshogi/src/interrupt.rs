@@ -33,8 +33,15 @@ pub fn stop_flag_on_interrupt(what: &'static str) -> Arc<AtomicBool> {
 pub fn stop_after(seconds: f64, stop: Arc<AtomicBool>) -> Result<()> {
     let limit = std::time::Duration::try_from_secs_f64(seconds.max(0.0))
         .context("the time limit is not a duration")?;
-    let deadline = std::time::Instant::now() + limit;
     let minutes = seconds / 60.0;
+    if limit.is_zero() {
+        // Nothing left: stop before the caller starts, not whenever a thread gets to run (a
+        // busy machine could fit a training step in between).
+        tracing::info!("time limit of {minutes:.1} minutes already reached: stopping");
+        stop.store(true, Ordering::SeqCst);
+        return Ok(());
+    }
+    let deadline = std::time::Instant::now() + limit;
     std::thread::Builder::new()
         .name("time-limit".into())
         .spawn(move || {
@@ -50,4 +57,22 @@ pub fn stop_after(seconds: f64, stop: Arc<AtomicBool>) -> Result<()> {
         })
         .context("starting the time-limit thread")?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_limit_already_reached_stops_before_the_call_returns() {
+        for seconds in [0.0, -5.0] {
+            let stop = Arc::new(AtomicBool::new(false));
+            stop_after(seconds, stop.clone()).unwrap();
+            assert!(stop.load(Ordering::SeqCst), "{seconds} s");
+        }
+        let stop = Arc::new(AtomicBool::new(false));
+        stop_after(60.0, stop.clone()).unwrap();
+        assert!(!stop.load(Ordering::SeqCst), "a minute is not up yet");
+        stop.store(true, Ordering::SeqCst); // ends the waiting thread
+    }
 }
