@@ -217,19 +217,21 @@ impl Position {
     pub(crate) fn immobilized_set(&self, victim: Color, scope: NetScope) -> [u64; OCC_WORDS] {
         let mut frozen = [0u64; OCC_WORDS];
         let netter = victim.opposite();
-        if self.count(netter, PieceKind::SkywardNet) + self.count(netter, PieceKind::EarthwardNet)
-            == 0
-        {
-            return frozen;
-        }
+        // The nets are counted per type: the walk over the netter's pieces ends at the last.
+        let mut nets_left =
+            self.count(netter, PieceKind::SkywardNet) + self.count(netter, PieceKind::EarthwardNet);
         let fwd = crate::movegen::tables::forward(netter);
         for mb in self.occupied(netter) {
+            if nets_left == 0 {
+                break;
+            }
             let kind = Piece::from_cell(self.board[mb]).kind;
             let rays: [(i32, i32); 4] = match kind {
                 PieceKind::SkywardNet => [(1, fwd), (-1, fwd), (1, 0), (-1, 0)],
                 PieceKind::EarthwardNet => [(1, -fwd), (-1, -fwd), (1, 0), (-1, 0)],
                 _ => continue,
             };
+            nets_left -= 1;
             for (df, dr) in rays {
                 let off = mailbox::offset(df, dr);
                 let mut t = mb as i32 + off;

@@ -41,14 +41,12 @@ pub(crate) fn generate_captures_removing(
     let start = out.len();
     let cell = crate::mailbox::to_mb(target.index());
     super::generate_filtered(pos, opts, out, Selection::CapturesNear(cell));
-    let mut kept = start;
-    for i in start..out.len() {
-        if out[i].removes(target) {
-            out.swap(kept, i);
-            kept += 1;
-        }
-    }
-    out.truncate(kept);
+    // `retain` visits the moves in order: the caller's first `start` stay.
+    let mut index = 0;
+    out.retain(|mv| {
+        index += 1;
+        index <= start || mv.removes(target)
+    });
 }
 
 #[cfg(test)]
