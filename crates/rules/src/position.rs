@@ -217,49 +217,62 @@ impl Position {
     pub(crate) fn immobilized_set(&self, victim: Color, scope: NetScope) -> [u64; OCC_WORDS] {
         let mut frozen = [0u64; OCC_WORDS];
         let netter = victim.opposite();
-        // The nets are counted per type: the walk over the netter's pieces ends at the last.
-        let mut nets_left =
-            self.count(netter, PieceKind::SkywardNet) + self.count(netter, PieceKind::EarthwardNet);
         let fwd = crate::movegen::tables::forward(netter);
-        for mb in self.occupied(netter) {
-            if nets_left == 0 {
-                break;
-            }
-            let kind = Piece::from_cell(self.board[mb]).kind;
-            let rays: [(i32, i32); 4] = match kind {
-                PieceKind::SkywardNet => [(1, fwd), (-1, fwd), (1, 0), (-1, 0)],
-                PieceKind::EarthwardNet => [(1, -fwd), (-1, -fwd), (1, 0), (-1, 0)],
-                _ => continue,
-            };
-            nets_left -= 1;
-            for (df, dr) in rays {
-                let off = mailbox::offset(df, dr);
-                let mut t = mb as i32 + off;
-                loop {
-                    let cell = self.board[t as usize];
-                    if cell == OFF_BOARD {
-                        break;
-                    }
-                    if cell != EMPTY {
-                        let is_victim = Piece::from_cell(cell).color == victim;
-                        if is_victim {
-                            frozen[t as usize / 64] |= 1u64 << (t as usize % 64);
-                        }
-                        match scope {
-                            NetScope::FirstPiece => break,
-                            NetScope::WholeRay => {}
-                            NetScope::UntilFriendly => {
-                                if !is_victim {
-                                    break;
-                                }
-                            }
-                        }
-                    }
-                    t += off;
-                }
+        let nets = [
+            (PieceKind::SkywardNet, fwd),
+            (PieceKind::EarthwardNet, -fwd),
+        ];
+        for (net, ahead) in nets {
+            for square in self.squares_of(netter, net) {
+                self.freeze_net_rays(
+                    mailbox::to_mb(square.index()),
+                    ahead,
+                    victim,
+                    scope,
+                    &mut frozen,
+                );
             }
         }
         frozen
+    }
+
+    /// Marks in `frozen` the pieces of `victim` on the four rays of the net on mailbox cell
+    /// `mb` (the two diagonals toward `ahead` and the two sideways ones), as far as `scope` says.
+    fn freeze_net_rays(
+        &self,
+        mb: usize,
+        ahead: i32,
+        victim: Color,
+        scope: NetScope,
+        frozen: &mut [u64; OCC_WORDS],
+    ) {
+        let rays = [(1, ahead), (-1, ahead), (1, 0), (-1, 0)];
+        for (df, dr) in rays {
+            let off = mailbox::offset(df, dr);
+            let mut t = mb as i32 + off;
+            loop {
+                let cell = self.board[t as usize];
+                if cell == OFF_BOARD {
+                    break;
+                }
+                if cell != EMPTY {
+                    let is_victim = Piece::from_cell(cell).color == victim;
+                    if is_victim {
+                        frozen[t as usize / 64] |= 1u64 << (t as usize % 64);
+                    }
+                    match scope {
+                        NetScope::FirstPiece => break,
+                        NetScope::WholeRay => {}
+                        NetScope::UntilFriendly => {
+                            if !is_victim {
+                                break;
+                            }
+                        }
+                    }
+                }
+                t += off;
+            }
+        }
     }
 
     /// §4.7.5 under KS-default: an artillery piece of `shooter` landing on `landing` may not shoot.
