@@ -2,6 +2,7 @@
 //! pieces, no legal move, fourfold repetition, perpetual check against a sole target) and an
 //! optional move cap for engine adjudication (a draw; not a rule of the game).
 
+use crate::material::piece_count_balance;
 use crate::options::{MutualDestruction, NoMoves, PerpetualCheck};
 use crate::play::Undo;
 use crate::{Color, DrawReason, Move, Outcome, Position, RulesOptions, WinReason};
@@ -98,6 +99,12 @@ impl Game {
     /// The adjudication cap.
     pub fn max_plies(&self) -> Option<u32> {
         self.max_plies
+    }
+
+    /// The piece lead that wins a capped game ([`Game::with_material_adjudication`]), or
+    /// `None` when capped games are drawn.
+    pub fn cap_material_margin(&self) -> Option<u32> {
+        self.cap_material_margin
     }
 
     /// Moves played so far, in order.
@@ -253,34 +260,21 @@ impl Game {
         let Some(margin) = self.cap_material_margin else {
             return Outcome::Draw(DrawReason::MaxPlies);
         };
-        // Black's lead in the final position and in the one before the last move: the side
-        // that moves last (White, with an even cap) could otherwise win any capped game with a
-        // capture that can no longer be answered. A lead counts only if both positions show it,
-        // and then by the smaller amount.
-        let lead_in = |position: &Position| {
-            i64::from(position.piece_count(Color::Black))
-                - i64::from(position.piece_count(Color::White))
-        };
-        let now = lead_in(&self.position);
+        let now = piece_count_balance(&self.position, Color::Black);
         let before = match self.history.last() {
             Some(last) => {
                 let mut previous = self.position.clone();
                 previous.undo(last.undo.clone());
-                lead_in(&previous)
+                piece_count_balance(&previous, Color::Black)
             }
             None => now,
         };
-        let lead = if now.signum() == before.signum() {
-            now.signum() * now.abs().min(before.abs())
-        } else {
-            0
-        };
-        if lead.unsigned_abs() < u64::from(margin) {
-            return Outcome::Draw(DrawReason::MaxPlies);
-        }
-        Outcome::Win {
-            winner: if lead > 0 { Color::Black } else { Color::White },
-            reason: WinReason::MaterialAdjudication,
+        match capped_material_winner(now, before, margin) {
+            Some(winner) => Outcome::Win {
+                winner,
+                reason: WinReason::MaterialAdjudication,
+            },
+            None => Outcome::Draw(DrawReason::MaxPlies),
         }
     }
 
@@ -319,6 +313,24 @@ impl Game {
             _ => None,
         }
     }
+}
+
+/// Who wins a game stopped at the ply cap on material ([`Game::with_material_adjudication`]),
+/// from Black's piece lead in the final position (`lead_now`) and in the one before the last
+/// move (`lead_before`): a lead counts only if both positions show it, and then by the smaller
+/// amount, because the side that moves last could otherwise win any capped game with a capture
+/// that can no longer be answered. `None` is a draw. Searches that know the cap score their
+/// capped lines with it, so that the rule has one owner.
+pub fn capped_material_winner(lead_now: i16, lead_before: i16, margin: u32) -> Option<Color> {
+    let lead = if lead_now.signum() == lead_before.signum() {
+        lead_now.signum() * lead_now.abs().min(lead_before.abs())
+    } else {
+        0
+    };
+    if u32::from(lead.unsigned_abs()) < margin.max(1) {
+        return None;
+    }
+    Some(if lead > 0 { Color::Black } else { Color::White })
 }
 
 /// §10.3: `x` would have a move (were it `x`'s turn) after which the other side no longer
@@ -627,6 +639,24 @@ mod tests {
             material_win(Black),
             "margin 0 acts as 1"
         );
+    }
+
+    #[test]
+    fn a_capped_lead_counts_only_as_far_as_both_last_positions_show_it() {
+        assert_eq!(capped_material_winner(3, 2, 2), Some(Black));
+        assert_eq!(
+            capped_material_winner(3, 1, 2),
+            None,
+            "the smaller lead counts"
+        );
+        assert_eq!(capped_material_winner(-2, -4, 2), Some(White));
+        assert_eq!(
+            capped_material_winner(2, -2, 1),
+            None,
+            "a lead that changed hands"
+        );
+        assert_eq!(capped_material_winner(0, 0, 0), None, "margin 0 acts as 1");
+        assert_eq!(capped_material_winner(1, 1, 0), Some(Black));
     }
 
     #[test]

@@ -60,7 +60,7 @@ mod testutil;
 mod zobrist;
 
 pub use color::Color;
-pub use game::{gives_check, Game, PlayError};
+pub use game::{capped_material_winner, gives_check, Game, PlayError};
 pub use ksfen::KsfenError;
 pub use moves::{Move, MoveBuildError, Promotion, MAX_LEGS, MAX_SHOTS};
 pub use options::{

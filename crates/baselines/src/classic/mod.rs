@@ -9,6 +9,7 @@
 //! learnt to count; one that beats this engine at equal time per move has learnt to play.
 //!
 //! * [`search`]: [`ClassicEngine`], the search and its limits;
+//! * [`cap`]: the game's ply cap and material adjudication, for the `cap` option;
 //! * [`eval`]: the static evaluation;
 //! * [`ordering`]: move ordering (table move, MVV/LVA, evasions, killers, history);
 //! * [`threats`]: which pieces of the side to move the opponent could capture now;
@@ -20,6 +21,7 @@
 //! (`classic@movetime=…`), the engine protocol serves it (`koshogi engine --classic`), and
 //! self-play may use it as a fixed opponent.
 
+pub mod cap;
 pub mod eval;
 pub mod exchange;
 pub mod ordering;

@@ -41,7 +41,9 @@
 //! `WIN − ply` so that faster wins are preferred; no legal move per `no_moves`; a position that
 //! occurred before in the game or earlier on the searched line scores as a draw, a little below
 //! zero for the searching side (contempt), which keeps the engine from repeating and is right
-//! for fourfold repetition (§10.4) without its perpetual-check exception. The game's ply cap and material adjudication are not looked at.
+//! for fourfold repetition (§10.4) without its perpetual-check exception. The game's ply cap and
+//! material adjudication are looked at only with `cap` ([`super::cap`]): a line that reaches the
+//! cap ends with the cap's result, and the evaluation near it pays for the piece lead.
 //!
 //! Bounded memory: the table (set in bytes), the history table (2 × 361² × 4 bytes ≈ 1 MiB),
 //! and move lists per ply of the current line (at most [`MAX_PLY`] plies).
@@ -54,10 +56,12 @@ use std::time::{Duration, Instant};
 use rand::seq::SliceRandom;
 use rand::Rng;
 
-use koshogi_rules::{Game, Move, Position, Promotion, RulesOptions};
+use koshogi_rules::material::piece_count_balance;
+use koshogi_rules::{Color, Game, Move, Position, Promotion, RulesOptions};
 
 use crate::game_end::{command_verdict, no_moves_verdict, Verdict};
 
+use super::cap::CapRule;
 use super::eval::{evaluate, material_for_black, piece_centipawns, EvalTerms};
 use super::exchange::static_exchange;
 use super::ordering::{is_quiet_key, victims_centipawns, MoveOrdering};
@@ -116,6 +120,8 @@ pub struct ClassicConfig {
     /// Quiescence stand-pat pays for the second of two threatened pieces
     /// ([`super::threats::second_threatened_loss`]).
     pub hanging: bool,
+    /// The game's ply cap and material adjudication ([`super::cap`]).
+    pub cap: bool,
     /// Size of the transposition table in bytes.
     pub table_bytes: usize,
 }
@@ -133,6 +139,7 @@ impl Default for ClassicConfig {
             threats: false,
             late_move_pruning: false,
             hanging: false,
+            cap: false,
             table_bytes: DEFAULT_TABLE_BYTES,
         }
     }
@@ -264,6 +271,12 @@ impl ClassicEngine {
             improved_in_interrupted_iteration: false,
             earlier: game.position_hashes().iter().copied().collect(),
             root_side: game.position().side_to_move(),
+            cap: if self.config.cap {
+                CapRule::of_game(game)
+            } else {
+                None
+            },
+            piece_leads: Vec::with_capacity(MAX_PLY + 1),
             line: Vec::with_capacity(MAX_PLY),
             move_lists: Vec::new(),
             ordered_lists: Vec::new(),
@@ -281,9 +294,15 @@ impl ClassicEngine {
         // The shuffle is the tie-break among moves the ordering cannot tell apart.
         root_moves.shuffle(rng);
         let mut ordered = Vec::new();
+        if searcher.cap.is_some() {
+            // The root's lead, which the cap's result reads for a line that reaches it in one ply.
+            searcher
+                .piece_leads
+                .push(piece_count_balance(&position, Color::Black));
+        }
         let table_move = searcher
             .table
-            .probe(position.hash())
+            .probe(searcher.table_key(&position, 0))
             .and_then(|e| e.best_move);
         let threats = searcher.threats(&mut position);
         searcher.ordering.order(
@@ -364,7 +383,12 @@ struct Searcher<'a> {
     /// Positions of the game before the root.
     earlier: HashSet<u64>,
     /// The side to move at the root (whose draws are worth [`CONTEMPT`] less).
-    root_side: koshogi_rules::Color,
+    root_side: Color,
+    /// The game's cap, with `cap` on.
+    cap: Option<CapRule>,
+    /// Black's piece lead at each ply of the searched line (with `cap` on): the cap's result
+    /// reads the last two.
+    piece_leads: Vec<i16>,
     /// Hashes of the positions on the searched line, the root's first.
     line: Vec<u64>,
     move_lists: Vec<Vec<Move>>,
@@ -462,6 +486,43 @@ impl Searcher<'_> {
         )
     }
 
+    /// With `cap` on, the score of a node at the game's cap (the line ends there) and, on the
+    /// way, the node's piece lead for its children; `None` before the cap or without the option.
+    fn capped(&mut self, position: &Position, ply: usize) -> Option<i32> {
+        let cap = self.cap?;
+        let lead = piece_count_balance(position, Color::Black);
+        self.piece_leads.resize(ply + 1, lead);
+        self.piece_leads[ply] = lead;
+        if ply == 0 || cap.plies_left(ply) > 0 {
+            return None;
+        }
+        Some(
+            match cap.verdict(position.side_to_move(), lead, self.piece_leads[ply - 1]) {
+                Verdict::Draw => self.draw_score(position),
+                verdict => verdict_score(verdict, ply),
+            },
+        )
+    }
+
+    /// The static evaluation of a node `ply` plies below the root, with the cap's piece term
+    /// when `cap` is on.
+    fn evaluate(&self, position: &Position, ply: usize) -> i32 {
+        let score = evaluate(position, self.config.eval);
+        match self.cap {
+            Some(cap) => {
+                let lead = piece_count_balance(position, Color::Black);
+                score + cap.piece_term(ply, position.side_to_move(), lead)
+            }
+            None => score,
+        }
+    }
+
+    /// The transposition-table key of a node `ply` plies below the root: the position's hash,
+    /// salted near the cap with the distance to it.
+    fn table_key(&self, position: &Position, ply: usize) -> u64 {
+        position.hash() ^ self.cap.map_or(0, |cap| cap.table_salt(ply))
+    }
+
     fn update_principal(&mut self, ply: usize, mv: Move) {
         let (head, tail) = self.principal.split_at_mut(ply + 1);
         let line = &mut head[ply];
@@ -531,6 +592,9 @@ impl Searcher<'_> {
         if self.repeats() {
             return self.draw_score(position);
         }
+        if let Some(score) = self.capped(position, ply) {
+            return score;
+        }
         if depth <= 0 || ply >= MAX_PLY - QUIESCENCE_PLIES as usize - 1 {
             return self.quiesce(position, alpha, beta, ply, QUIESCENCE_PLIES);
         }
@@ -539,7 +603,7 @@ impl Searcher<'_> {
             return 0;
         }
         let principal_node = beta - alpha > 1;
-        let key = position.hash();
+        let key = self.table_key(position, ply);
         let mut table_move = None;
         if let Some(entry) = self.table.probe(key) {
             table_move = entry.best_move;
@@ -562,7 +626,7 @@ impl Searcher<'_> {
             && depth >= NULL_MOVE_MIN_DEPTH
             && beta.abs() < WIN_BOUND
             && has_more_than_commanders(position)
-            && evaluate(position, self.config.eval) >= beta
+            && self.evaluate(position, ply) >= beta
         {
             let reduction = 2 + depth / 6;
             let me = position.side_to_move();
@@ -590,7 +654,7 @@ impl Searcher<'_> {
         // the material it must leave unchanged.
         let futility =
             if self.config.futility && !principal_node && depth == 1 && alpha.abs() < WIN_BOUND {
-                let bound = evaluate(position, self.config.eval) + FUTILITY_MARGIN;
+                let bound = self.evaluate(position, ply) + FUTILITY_MARGIN;
                 (bound <= alpha).then(|| (bound, material_for_black(position)))
             } else {
                 None
@@ -721,11 +785,14 @@ impl Searcher<'_> {
         if let Some(score) = decided(position, self.options, ply) {
             return score;
         }
+        if let Some(score) = self.capped(position, ply) {
+            return score;
+        }
         self.nodes += 1;
         if self.out_of_time() {
             return 0;
         }
-        let mut stand_pat = evaluate(position, self.config.eval);
+        let mut stand_pat = self.evaluate(position, ply);
         if self.config.hanging && stand_pat > alpha {
             // Only where standing pat could raise alpha or cut: below it the bound is loose
             // but right, and most quiescence nodes are spared the opponent's generation.

@@ -8,6 +8,7 @@
 //! | `eval=full\|material` | evaluation terms ([`EvalTerms`]) | `full` |
 //! | `lmr=on\|off\|log` | late-move reductions: one or two plies, none, or growing with depth and move number | `on` |
 //! | `null=on\|off`, `see=on\|off`, `futility=on\|off`, `threats=on\|off`, `lmp=on\|off`, `hanging=on\|off` | null move, exchange pruning, frontier futility pruning, threat-aware ordering (evasions), late-move pruning, a quiescence stand-pat that pays for a second threatened piece | `on`, except `threats`, `lmp` and `hanging`: `off` |
+//! | `cap=on\|off` | know the game's ply cap and material adjudication (`classic::cap`) | `off` |
 //! | `hash=MIB` | transposition table size in MiB, 1 to 4096 | 16 |
 //!
 //! Several limits may be given; the first reached stops the search. `nodes` and `depth` make
@@ -34,13 +35,14 @@ type SwitchField = fn(&mut ClassicConfig) -> &mut bool;
 
 /// The engine's on/off switches by their setting names, in the order they are printed: the one
 /// table that reading and printing a spec share.
-const SWITCHES: [(&str, SwitchField); 6] = [
+const SWITCHES: [(&str, SwitchField); 7] = [
     ("null", |c| &mut c.null_move),
     ("see", |c| &mut c.exchange_pruning),
     ("futility", |c| &mut c.futility),
     ("threats", |c| &mut c.threats),
     ("lmp", |c| &mut c.late_move_pruning),
     ("hanging", |c| &mut c.hanging),
+    ("cap", |c| &mut c.cap),
 ];
 
 /// The `lmr` setting's values: the one table that reading and printing a spec share.
@@ -78,7 +80,7 @@ pub enum ClassicSpecError {
     #[error(
         "unknown classic setting `{0}`: expected movetime=MS, nodes=N, depth=D, \
          eval=full|material, null=on|off, lmr=on|off|log, see=on|off, futility=on|off, \
-         threats=on|off, lmp=on|off, hanging=on|off or hash=MIB"
+         threats=on|off, lmp=on|off, hanging=on|off, cap=on|off or hash=MIB"
     )]
     UnknownKey(String),
     #[error("classic setting `{0}`: {1}")]
@@ -253,7 +255,7 @@ mod tests {
     #[test]
     fn reads_every_setting_and_prints_it_back() {
         let spec = ClassicSpec::parse_settings(
-            "movetime=1000, nodes=5000,depth=7,eval=material,null=off,lmr=off,see=off,futility=off,threats=on,lmp=on,hanging=on,hash=64",
+            "movetime=1000, nodes=5000,depth=7,eval=material,null=off,lmr=off,see=off,futility=off,threats=on,lmp=on,hanging=on,cap=on,hash=64",
         )
         .unwrap();
         assert_eq!(spec.movetime_ms, Some(1000));
@@ -264,10 +266,11 @@ mod tests {
         assert!(!engine.null_move && !engine.exchange_pruning);
         assert_eq!(engine.late_move_reductions, Reductions::Off);
         assert!(!engine.futility && engine.threats && engine.late_move_pruning && engine.hanging);
+        assert!(engine.cap);
         assert_eq!(spec.config().table_bytes, 64 << 20);
         assert_eq!(
             spec.to_string(),
-            "classic@movetime=1000,nodes=5000,depth=7,eval=material,lmr=off,null=off,see=off,futility=off,threats=on,lmp=on,hanging=on,hash=64"
+            "classic@movetime=1000,nodes=5000,depth=7,eval=material,lmr=off,null=off,see=off,futility=off,threats=on,lmp=on,hanging=on,cap=on,hash=64"
         );
         assert_eq!(ClassicSpec::default().to_string(), "classic");
         let log = ClassicSpec::parse_settings("lmr=log").unwrap();

@@ -290,3 +290,61 @@ fn logarithmic_reductions_save_nodes_and_keep_the_tactics() {
     let poisoned = search_with(&poisoned_pawn(), "depth=5,lmr=log,lmp=on");
     assert!(!poisoned.best_move.is_capture(), "{}", poisoned.best_move);
 }
+
+/// Black (to move) three pieces ahead in count and one pawn behind in value, `plies_left` plies
+/// before a cap that gives the game to a side two pieces ahead; nothing can capture.
+fn ahead_in_count_behind_in_value(plies_left: u32) -> Game {
+    game(
+        true,
+        &[
+            ("19s", Black, General),
+            ("17m", Black, Pawn),
+            ("18m", Black, Pawn),
+            ("19m", Black, Pawn),
+            ("1a", White, General),
+            ("2a", White, Chariot),
+        ],
+    )
+    .with_max_plies(Some(plies_left))
+    .with_material_adjudication(Some(2))
+}
+
+#[test]
+fn with_cap_on_a_count_lead_at_the_cap_is_a_win_and_without_it_the_value_decides() {
+    let game = ahead_in_count_behind_in_value(2);
+    let knows = search_with(&game, "depth=3,cap=on");
+    assert_eq!(
+        win_distance(knows.score),
+        Some(2),
+        "the cap two plies on gives Black the game: {}",
+        knows.score
+    );
+    let counts_value = search_with(&game, "depth=3");
+    assert!(
+        counts_value.score < 0,
+        "a pawn behind in value: {}",
+        counts_value.score
+    );
+    // Without material adjudication the cap is a draw, scored as one (contempt included).
+    let drawn = game.clone().with_material_adjudication(None);
+    let knows_draw = search_with(&drawn, "depth=3,cap=on");
+    assert!(win_distance(knows_draw.score).is_none());
+    assert!(knows_draw.score.abs() < 100, "{}", knows_draw.score);
+}
+
+#[test]
+fn with_cap_on_a_search_far_from_the_cap_is_the_search_without_it() {
+    // Outside the window the option changes nothing: same move, score and nodes.
+    for game in quiet_and_busy_positions() {
+        let far = game.plies_played() + cap::CAP_WINDOW_PLIES + 10;
+        let game = game
+            .with_max_plies(Some(far))
+            .with_material_adjudication(Some(2));
+        let with = search_with(&game, "depth=4,cap=on");
+        let without = search_with(&game, "depth=4");
+        assert_eq!(
+            (with.best_move, with.score, with.nodes),
+            (without.best_move, without.score, without.nodes)
+        );
+    }
+}
