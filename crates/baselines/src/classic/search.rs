@@ -491,8 +491,9 @@ impl Searcher<'_> {
     fn capped(&mut self, position: &Position, ply: usize) -> Option<i32> {
         let cap = self.cap?;
         let lead = piece_count_balance(position, Color::Black);
-        self.piece_leads.resize(ply + 1, lead);
-        self.piece_leads[ply] = lead;
+        // The leads form a stack along the line: this node's replaces any deeper one left over.
+        self.piece_leads.truncate(ply);
+        self.piece_leads.push(lead);
         if ply == 0 || cap.plies_left(ply) > 0 {
             return None;
         }
@@ -505,13 +506,12 @@ impl Searcher<'_> {
     }
 
     /// The static evaluation of a node `ply` plies below the root, with the cap's piece term
-    /// when `cap` is on.
+    /// when `cap` is on (on the lead [`Searcher::capped`] recorded when the node was entered).
     fn evaluate(&self, position: &Position, ply: usize) -> i32 {
         let score = evaluate(position, self.config.eval);
         match self.cap {
             Some(cap) => {
-                let lead = piece_count_balance(position, Color::Black);
-                score + cap.piece_term(ply, position.side_to_move(), lead)
+                score + cap.piece_term(ply, position.side_to_move(), self.piece_leads[ply])
             }
             None => score,
         }

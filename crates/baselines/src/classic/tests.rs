@@ -326,7 +326,7 @@ fn with_cap_on_a_count_lead_at_the_cap_is_a_win_and_without_it_the_value_decides
         counts_value.score
     );
     // Without material adjudication the cap is a draw, scored as one (contempt included).
-    let drawn = game.clone().with_material_adjudication(None);
+    let drawn = game.with_material_adjudication(None);
     let knows_draw = search_with(&drawn, "depth=3,cap=on");
     assert!(win_distance(knows_draw.score).is_none());
     assert!(knows_draw.score.abs() < 100, "{}", knows_draw.score);
