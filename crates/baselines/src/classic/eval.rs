@@ -1,5 +1,5 @@
-//! The classical engine's static evaluation, in centipawns for the side to move: material on
-//! the baselines' scale plus three kinds of positional knowledge that material alone cannot see.
+//! The classical engine's static evaluation, in centipawns for the side to move: material at
+//! the engine's piece values ([`super::values`]) plus three kinds of positional knowledge that material alone cannot see.
 //!
 //! Why these terms: Ko shogi is decided by the commanders (§10.1), promotions change a piece's
 //! worth by a factor of two or three (§8), and the armies start 12 ranks apart, so a search of a
@@ -26,8 +26,9 @@
 
 use std::sync::OnceLock;
 
-use koshogi_rules::material::baseline_piece_value;
 use koshogi_rules::{Color, Piece, PieceKind, PieceRankTable, Position, Square};
+
+use super::values::PieceValues;
 
 /// Which terms the evaluation uses.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -37,22 +38,6 @@ pub enum EvalTerms {
     Full,
     /// Material only (centipawns of the baselines' scale), for matches that measure the rest.
     Material,
-}
-
-/// Centipawns of one piece of `kind` on the baselines' scale.
-pub fn piece_centipawns(kind: PieceKind) -> i32 {
-    CENTIPAWNS.get_or_init(centipawn_table)[kind.index()]
-}
-
-/// [`baseline_piece_value`] in centipawns, by [`PieceKind::index`] (read at every node).
-static CENTIPAWNS: OnceLock<[i32; PieceKind::COUNT]> = OnceLock::new();
-
-fn centipawn_table() -> [i32; PieceKind::COUNT] {
-    let mut table = [0; PieceKind::COUNT];
-    for kind in PieceKind::ALL {
-        table[kind.index()] = (baseline_piece_value(kind) * 100.0).round() as i32;
-    }
-    table
 }
 
 /// Centipawns per rank advanced, by kind: foot soldiers more, the pieces the game is decided by
@@ -104,12 +89,15 @@ fn chebyshev(a: Square, b: Square) -> i32 {
     files.max(ranks)
 }
 
-/// The evaluation of `position` for its side to move, in centipawns.
-pub fn evaluate(position: &Position, terms: EvalTerms) -> i32 {
+/// The evaluation of `position` for its side to move, in centipawns, pieces counted at
+/// `values`.
+pub fn evaluate(position: &Position, terms: EvalTerms, values: &PieceValues) -> i32 {
     let me = position.side_to_move();
     let score_for_black = match terms {
-        EvalTerms::Material => material_for_black(position),
-        EvalTerms::Full => material_for_black(position) + positional_for_black(position),
+        EvalTerms::Material => material_for_black(position, values),
+        EvalTerms::Full => {
+            material_for_black(position, values) + positional_for_black(position, values)
+        }
     };
     match me {
         Color::Black => score_for_black,
@@ -118,13 +106,13 @@ pub fn evaluate(position: &Position, terms: EvalTerms) -> i32 {
 }
 
 /// Black's material minus White's in centipawns, from the per-type counts the position keeps.
-pub fn material_for_black(position: &Position) -> i32 {
+pub fn material_for_black(position: &Position, values: &PieceValues) -> i32 {
     PieceKind::ALL
         .iter()
         .map(|&kind| {
             let difference = position.count(Color::Black, kind) as i32
                 - position.count(Color::White, kind) as i32;
-            difference * piece_centipawns(kind)
+            difference * values.of(kind)
         })
         .sum()
 }
@@ -152,13 +140,13 @@ fn rank_terms(piece: Piece, rank: u8) -> i32 {
 
 /// Advance, promotion zone and royal safety, Black's minus White's: one pass over the board,
 /// then the points within [`DANGER_RADIUS`] of each commander.
-fn positional_for_black(position: &Position) -> i32 {
+fn positional_for_black(position: &Position, values: &PieceValues) -> i32 {
     let table = RANK_TERMS.get_or_init(|| PieceRankTable::from_fn(rank_terms));
     let mut score = [0i32; 2];
     for color in Color::ALL {
         for kind in [PieceKind::General, PieceKind::Governor] {
             for square in position.squares_of(color, kind) {
-                score[color.index()] += commander_safety(position, square, color);
+                score[color.index()] += commander_safety(position, square, color, values);
             }
         }
     }
@@ -167,7 +155,12 @@ fn positional_for_black(position: &Position) -> i32 {
 
 /// Royal safety of the commander of `color` on `square`: friendly neighbours (a shelter, capped)
 /// and enemy pieces within [`DANGER_RADIUS`] (weighted by value).
-fn commander_safety(position: &Position, square: Square, color: Color) -> i32 {
+fn commander_safety(
+    position: &Position,
+    square: Square,
+    color: Color,
+    values: &PieceValues,
+) -> i32 {
     let (file, rank) = (i32::from(square.file()), i32::from(square.rank()));
     let mut shelter = 0;
     let mut danger = 0;
@@ -185,7 +178,7 @@ fn commander_safety(position: &Position, square: Square, color: Color) -> i32 {
             if other.color == color {
                 shelter += i32::from(chebyshev(square, near) == 1);
             } else {
-                danger += piece_centipawns(other.kind) / DANGER_DIVISOR;
+                danger += values.of(other.kind) / DANGER_DIVISOR;
             }
         }
     }
@@ -195,6 +188,7 @@ fn commander_safety(position: &Position, square: Square, color: Color) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::classic::values::piece_centipawns;
     use crate::test_positions::game;
     use Color::{Black, White};
     use PieceKind::*;
@@ -203,9 +197,9 @@ mod tests {
     fn the_start_position_is_even_for_both_terms_and_both_sides() {
         let mut position = Position::startpos();
         for terms in [EvalTerms::Full, EvalTerms::Material] {
-            assert_eq!(evaluate(&position, terms), 0);
+            assert_eq!(evaluate(&position, terms, &PieceValues::default()), 0);
             position.set_side_to_move(White);
-            assert_eq!(evaluate(&position, terms), 0);
+            assert_eq!(evaluate(&position, terms, &PieceValues::default()), 0);
             position.set_side_to_move(Black);
         }
     }
@@ -222,10 +216,20 @@ mod tests {
             ],
         );
         // Chariot 4 against pawn 1.
-        assert_eq!(evaluate(game.position(), EvalTerms::Material), 300);
+        assert_eq!(
+            evaluate(
+                game.position(),
+                EvalTerms::Material,
+                &PieceValues::default()
+            ),
+            300
+        );
         let mut flipped = game.position().clone();
         flipped.set_side_to_move(White);
-        assert_eq!(evaluate(&flipped, EvalTerms::Material), -300);
+        assert_eq!(
+            evaluate(&flipped, EvalTerms::Material, &PieceValues::default()),
+            -300
+        );
     }
 
     #[test]
@@ -241,9 +245,21 @@ mod tests {
                 ],
             )
         };
-        let home = evaluate(at("3p").position(), EvalTerms::Full);
-        let middle = evaluate(at("3j").position(), EvalTerms::Full);
-        let zone = evaluate(at("3f").position(), EvalTerms::Full);
+        let home = evaluate(
+            at("3p").position(),
+            EvalTerms::Full,
+            &PieceValues::default(),
+        );
+        let middle = evaluate(
+            at("3j").position(),
+            EvalTerms::Full,
+            &PieceValues::default(),
+        );
+        let zone = evaluate(
+            at("3f").position(),
+            EvalTerms::Full,
+            &PieceValues::default(),
+        );
         assert_eq!(
             middle - home,
             6 * ADVANCE_FOOT,
@@ -275,10 +291,10 @@ mod tests {
                 ("10p", White, Chariot),
             ],
         );
-        let base = evaluate(alone.position(), EvalTerms::Full);
+        let base = evaluate(alone.position(), EvalTerms::Full, &PieceValues::default());
         let engineer = piece_centipawns(Engineer); // on its back rank: no advance
         assert_eq!(
-            evaluate(guarded.position(), EvalTerms::Full) - base,
+            evaluate(guarded.position(), EvalTerms::Full, &PieceValues::default()) - base,
             engineer + SHELTER_BONUS
         );
         // The white chariot 3 points from Black's general: its material, its advance (15 ranks,
@@ -286,7 +302,11 @@ mod tests {
         let chariot = piece_centipawns(Chariot);
         let expected = -(chariot + ADVANCE_FOOT * 15 + ZONE_BONUS + chariot / DANGER_DIVISOR);
         assert_eq!(
-            evaluate(threatened.position(), EvalTerms::Full) - base,
+            evaluate(
+                threatened.position(),
+                EvalTerms::Full,
+                &PieceValues::default()
+            ) - base,
             expected
         );
     }

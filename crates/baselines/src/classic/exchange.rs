@@ -20,23 +20,25 @@
 
 use koshogi_rules::{Move, Position, RulesOptions};
 
-use super::eval::piece_centipawns;
 use super::ordering::victims_centipawns;
+use super::values::PieceValues;
 
 /// Longest exchange played out.
 pub const MAX_EXCHANGE_PLIES: usize = 8;
 
-/// The material `mv` (a capture of the side to move) wins in centipawns, after the exchange on
+/// The material `mv` (a capture of the side to move) wins in centipawns at `values`, after the
+/// exchange on
 /// its destination. `generated` counts the legal moves generated on the way (the search's
 /// budget); `buffer` is scratch space.
 pub fn static_exchange(
+    values: &PieceValues,
     position: &mut Position,
     options: &RulesOptions,
     mv: &Move,
     buffer: &mut Vec<Move>,
     generated: &mut u64,
 ) -> i32 {
-    let first_gain = victims_centipawns(position, mv);
+    let first_gain = victims_centipawns(values, position, mv);
     let target = mv.destination();
     if target == mv.origin() {
         return first_gain;
@@ -52,13 +54,13 @@ pub fn static_exchange(
         *generated += buffer.len() as u64;
         let recapture = buffer
             .iter()
-            .min_by_key(|reply| recapture_risk(position, reply, target))
+            .min_by_key(|reply| recapture_risk(values, position, reply, target))
             .copied();
         let Some(recapture) = recapture else {
             break;
         };
         steps += 1;
-        gains[steps] = victims_centipawns(position, &recapture) - gains[steps - 1];
+        gains[steps] = victims_centipawns(values, position, &recapture) - gains[steps - 1];
         undos.push(position.play(&recapture, options));
     }
     while let Some(undo) = undos.pop() {
@@ -73,18 +75,24 @@ pub fn static_exchange(
 
 /// What a recapture on `target` puts at risk there: the mover's value if it ends on `target`,
 /// nothing if it removes the piece from afar (a shot, igui) or moves on.
-fn recapture_risk(position: &Position, reply: &Move, target: koshogi_rules::Square) -> i32 {
+fn recapture_risk(
+    values: &PieceValues,
+    position: &Position,
+    reply: &Move,
+    target: koshogi_rules::Square,
+) -> i32 {
     if reply.destination() != target {
         return 0;
     }
     position
         .piece_at(reply.origin())
-        .map_or(0, |piece| piece_centipawns(piece.kind))
+        .map_or(0, |piece| values.of(piece.kind))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::classic::values::piece_centipawns;
     use crate::test_positions::game;
     use koshogi_rules::{Color, PieceKind::*};
     use Color::{Black, White};
@@ -98,7 +106,14 @@ mod tests {
             .unwrap_or_else(|| panic!("{text} not legal"));
         let mut position = game.position().clone();
         let before = position.clone();
-        let value = static_exchange(&mut position, game.options(), &mv, &mut Vec::new(), &mut 0);
+        let value = static_exchange(
+            &PieceValues::default(),
+            &mut position,
+            game.options(),
+            &mv,
+            &mut Vec::new(),
+            &mut 0,
+        );
         assert_eq!(position, before, "the position is restored");
         value
     }

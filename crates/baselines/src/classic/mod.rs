@@ -13,6 +13,7 @@
 //! * [`eval`]: the static evaluation;
 //! * [`ordering`]: move ordering (table move, MVV/LVA, evasions, killers, history);
 //! * [`threats`]: which pieces of the side to move the opponent could capture now;
+//! * [`values`]: what the engine counts each piece as (the `artillery` weight);
 //! * [`exchange`]: static exchange evaluation;
 //! * [`table`]: the transposition table;
 //! * [`spec`]: the `classic@…` settings.
@@ -29,6 +30,7 @@ pub mod search;
 pub mod spec;
 pub mod table;
 pub mod threats;
+pub mod values;
 
 #[cfg(test)]
 mod tests;

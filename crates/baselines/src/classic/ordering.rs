@@ -16,8 +16,8 @@
 
 use koshogi_rules::{Color, Move, Position, Square, MAX_LEGS, MAX_SHOTS};
 
-use super::eval::piece_centipawns;
 use super::threats::Threats;
+use super::values::PieceValues;
 
 /// Order keys; higher first. Bands keep the groups apart.
 const TABLE_MOVE: i64 = 1 << 40;
@@ -26,8 +26,10 @@ const CAPTURE: i64 = 1 << 32;
 const EVASION: i64 = 1 << 30;
 const KILLER: i64 = 1 << 28;
 
-/// Killer moves by ply and the history table by side, origin and destination.
+/// Killer moves by ply and the history table by side, origin and destination, with the piece
+/// values captures and evasions are ranked by.
 pub struct MoveOrdering {
+    values: PieceValues,
     killers: Vec<[Option<Move>; 2]>,
     /// `[side][origin * 361 + destination]`.
     history: Vec<Vec<i32>>,
@@ -38,7 +40,7 @@ const HISTORY_LIMIT: i32 = 1 << 24;
 
 impl Default for MoveOrdering {
     fn default() -> Self {
-        Self::new()
+        Self::new(PieceValues::default())
     }
 }
 
@@ -46,8 +48,9 @@ impl MoveOrdering {
     /// Bytes of the history table.
     pub const HISTORY_BYTES: usize = 2 * Square::COUNT * Square::COUNT * std::mem::size_of::<i32>();
 
-    pub fn new() -> Self {
+    pub fn new(values: PieceValues) -> Self {
         Self {
+            values,
             killers: Vec::new(),
             history: vec![vec![0; Square::COUNT * Square::COUNT]; 2],
         }
@@ -108,12 +111,12 @@ impl MoveOrdering {
             let key = if Some(mv) == table_move {
                 TABLE_MOVE
             } else if mv.is_capture() {
-                CAPTURE + capture_key(position, &mv)
+                CAPTURE + capture_key(&self.values, position, &mv)
             } else if threats.is_attacked(mv.origin()) && mv.destination() != mv.origin() {
                 EVASION
                     + position
                         .piece_at(mv.origin())
-                        .map_or(0, |piece| i64::from(piece_centipawns(piece.kind)))
+                        .map_or(0, |piece| i64::from(self.values.of(piece.kind)))
             } else if killers[0] == Some(mv) {
                 KILLER + 1
             } else if killers[1] == Some(mv) {
@@ -133,11 +136,11 @@ pub fn is_quiet_key(key: i64) -> bool {
     key < KILLER
 }
 
-/// Centipawns of the enemy pieces `mv` removes.
+/// Centipawns (at `values`) of the enemy pieces `mv` removes.
 ///
 /// The removed set of [`Move::removed_points`] without its allocation (this runs for every
 /// capture the search orders or prunes): capturing legs and shots, each point counted once.
-pub fn victims_centipawns(position: &Position, mv: &Move) -> i32 {
+pub fn victims_centipawns(values: &PieceValues, position: &Position, mv: &Move) -> i32 {
     let mover = position.side_to_move();
     let mut points = [Square::default(); MAX_LEGS + MAX_SHOTS];
     let mut count = 0;
@@ -151,7 +154,7 @@ pub fn victims_centipawns(position: &Position, mv: &Move) -> i32 {
         .iter()
         .filter_map(|&point| position.piece_at(point))
         .filter(|piece| piece.color != mover)
-        .map(|piece| piece_centipawns(piece.kind))
+        .map(|piece| values.of(piece.kind))
         .sum()
 }
 
@@ -167,11 +170,11 @@ pub fn capture_points(mv: &Move) -> impl Iterator<Item = Square> + '_ {
 }
 
 /// MVV/LVA within the capture band: victims first, the cheaper mover breaking ties.
-fn capture_key(position: &Position, mv: &Move) -> i64 {
+fn capture_key(values: &PieceValues, position: &Position, mv: &Move) -> i64 {
     let attacker = position
         .piece_at(mv.origin())
-        .map_or(0, |piece| piece_centipawns(piece.kind));
-    i64::from(victims_centipawns(position, mv)) * 64 - i64::from(attacker)
+        .map_or(0, |piece| values.of(piece.kind));
+    i64::from(victims_centipawns(values, position, mv)) * 64 - i64::from(attacker)
 }
 
 #[cfg(test)]
@@ -205,7 +208,7 @@ mod tests {
         let quiet_a = find("19s-18r");
         let quiet_c = find("19s-18s");
         let table_move = find("19s-19r");
-        let mut ordering = MoveOrdering::new();
+        let mut ordering = MoveOrdering::default();
         ordering.record_cutoff(Black, quiet_a, 3, 2);
         ordering.record_cutoff(Black, quiet_c, 7, 5);
         let mut out = Vec::new();
@@ -249,6 +252,7 @@ mod tests {
         let mut position = game.position().clone();
         let moves = game.legal_moves();
         let threats = super::super::threats::opponent_threats(
+            &PieceValues::default(),
             &mut position,
             game.options(),
             &mut Vec::new(),
@@ -258,7 +262,7 @@ mod tests {
             .iter()
             .find(|m| m.origin() == "3i".parse().unwrap() && !m.is_capture())
             .unwrap();
-        let mut ordering = MoveOrdering::new();
+        let mut ordering = MoveOrdering::default();
         ordering.record_cutoff(Black, aide_move, 2, 4);
         let mut out = Vec::new();
         ordering.order(&position, &moves, None, 2, &threats, &mut out);

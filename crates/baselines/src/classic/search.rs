@@ -62,11 +62,12 @@ use koshogi_rules::{Color, Game, Move, Position, Promotion, RulesOptions};
 use crate::game_end::{command_verdict, no_moves_verdict, Verdict};
 
 use super::cap::CapRule;
-use super::eval::{evaluate, material_for_black, piece_centipawns, EvalTerms};
+use super::eval::{evaluate, material_for_black, EvalTerms};
 use super::exchange::static_exchange;
 use super::ordering::{is_quiet_key, victims_centipawns, MoveOrdering};
 use super::table::{Bound, TranspositionTable, DEFAULT_TABLE_BYTES};
 use super::threats::{opponent_threats, second_threatened_loss, Threats};
+use super::values::{PieceValues, DEFAULT_ARTILLERY_PERCENT};
 
 /// Score of a win at the root; a win `n` plies away scores `WIN − n`.
 pub const WIN: i32 = 1_000_000;
@@ -122,8 +123,18 @@ pub struct ClassicConfig {
     pub hanging: bool,
     /// The game's ply cap and material adjudication ([`super::cap`]).
     pub cap: bool,
+    /// Weight of the artillery's values, in percent of the baselines' scale
+    /// ([`PieceValues::with_artillery`]).
+    pub artillery_percent: u16,
     /// Size of the transposition table in bytes.
     pub table_bytes: usize,
+}
+
+impl ClassicConfig {
+    /// What the engine counts each piece as under this configuration.
+    pub fn piece_values(&self) -> PieceValues {
+        PieceValues::with_artillery(self.artillery_percent)
+    }
 }
 
 impl Default for ClassicConfig {
@@ -140,6 +151,7 @@ impl Default for ClassicConfig {
             late_move_pruning: false,
             hanging: false,
             cap: false,
+            artillery_percent: DEFAULT_ARTILLERY_PERCENT,
             table_bytes: DEFAULT_TABLE_BYTES,
         }
     }
@@ -222,7 +234,7 @@ impl ClassicEngine {
     pub fn new(config: ClassicConfig) -> Self {
         Self {
             table: TranspositionTable::with_bytes(config.table_bytes),
-            ordering: MoveOrdering::new(),
+            ordering: MoveOrdering::new(config.piece_values()),
             config,
         }
     }
@@ -239,7 +251,7 @@ impl ClassicEngine {
     /// Forgets what earlier searches learnt (a new game).
     pub fn new_game(&mut self) {
         self.table.clear();
-        self.ordering = MoveOrdering::new();
+        self.ordering = MoveOrdering::new(self.config.piece_values());
     }
 
     /// Searches the game's current position; ties among equally ordered root moves are broken
@@ -258,6 +270,7 @@ impl ClassicEngine {
         let mut searcher = Searcher {
             options: game.options(),
             config: self.config,
+            values: self.config.piece_values(),
             table: &mut self.table,
             ordering: &mut self.ordering,
             start,
@@ -366,6 +379,8 @@ impl ClassicEngine {
 struct Searcher<'a> {
     options: &'a RulesOptions,
     config: ClassicConfig,
+    /// The pieces' values, from `config`.
+    values: PieceValues,
     table: &'a mut TranspositionTable,
     ordering: &'a mut MoveOrdering,
     start: Instant,
@@ -479,6 +494,7 @@ impl Searcher<'_> {
             return Threats::NONE;
         }
         opponent_threats(
+            &self.values,
             position,
             self.options,
             &mut self.threat_buffer,
@@ -508,7 +524,7 @@ impl Searcher<'_> {
     /// The static evaluation of a node `ply` plies below the root, with the cap's piece term
     /// when `cap` is on (on the lead [`Searcher::capped`] recorded when the node was entered).
     fn evaluate(&self, position: &Position, ply: usize) -> i32 {
-        let score = evaluate(position, self.config.eval);
+        let score = evaluate(position, self.config.eval, &self.values);
         match self.cap {
             Some(cap) => {
                 score + cap.piece_term(ply, position.side_to_move(), self.piece_leads[ply])
@@ -655,7 +671,7 @@ impl Searcher<'_> {
         let futility =
             if self.config.futility && !principal_node && depth == 1 && alpha.abs() < WIN_BOUND {
                 let bound = self.evaluate(position, ply) + FUTILITY_MARGIN;
-                (bound <= alpha).then(|| (bound, material_for_black(position)))
+                (bound <= alpha).then(|| (bound, material_for_black(position, &self.values)))
             } else {
                 None
             };
@@ -700,7 +716,7 @@ impl Searcher<'_> {
                 if searched > 0
                     && quiet
                     && mv.promotion() != Promotion::Promote
-                    && material_for_black(position) == material
+                    && material_for_black(position, &self.values) == material
                 {
                     position.undo(undo);
                     best = best.max(bound);
@@ -797,6 +813,7 @@ impl Searcher<'_> {
             // Only where standing pat could raise alpha or cut: below it the bound is loose
             // but right, and most quiescence nodes are spared the opponent's generation.
             stand_pat -= second_threatened_loss(
+                &self.values,
                 position,
                 self.options,
                 &mut self.threat_buffer,
@@ -817,7 +834,7 @@ impl Searcher<'_> {
             .order(position, &moves, None, ply, &Threats::NONE, &mut ordered);
         let mut best = stand_pat;
         for &(_, mv) in ordered.iter() {
-            let victims = victims_centipawns(position, &mv);
+            let victims = victims_centipawns(&self.values, position, &mv);
             let promotes = mv.promotion() == Promotion::Promote;
             if !promotes && stand_pat + victims + DELTA_MARGIN <= alpha {
                 continue;
@@ -825,10 +842,11 @@ impl Searcher<'_> {
             if self.config.exchange_pruning {
                 let mover = position
                     .piece_at(mv.origin())
-                    .map_or(0, |piece| piece_centipawns(piece.kind));
+                    .map_or(0, |piece| self.values.of(piece.kind));
                 if mover > victims {
                     let mut buffer = std::mem::take(&mut self.exchange_buffer);
                     let exchange = static_exchange(
+                        &self.values,
                         position,
                         self.options,
                         &mv,

@@ -9,6 +9,7 @@
 //! | `lmr=on\|off\|log` | late-move reductions: one or two plies, none, or growing with depth and move number | `on` |
 //! | `null=on\|off`, `see=on\|off`, `futility=on\|off`, `threats=on\|off`, `lmp=on\|off`, `hanging=on\|off` | null move, exchange pruning, frontier futility pruning, threat-aware ordering (evasions), late-move pruning, a quiescence stand-pat that pays for a second threatened piece | `on`, except `threats`, `lmp` and `hanging`: `off` |
 //! | `cap=on\|off` | know the game's ply cap and material adjudication (`classic::cap`) | `off` |
+//! | `artillery=PERCENT` | weight of the artillery's piece values (`classic::values`), 25 to 400 | 100 |
 //! | `hash=MIB` | transposition table size in MiB, 1 to 4096 | 16 |
 //!
 //! Several limits may be given; the first reached stops the search. `nodes` and `depth` make
@@ -20,6 +21,7 @@ use std::time::Duration;
 
 use super::eval::EvalTerms;
 use super::search::{ClassicConfig, ClassicLimits, Reductions, MAX_DEPTH};
+use super::values::ARTILLERY_PERCENT_RANGE;
 
 /// Nodes per move when no limit is named: about a second on one core of a 2-core Xeon.
 pub const DEFAULT_NODES: u64 = 100_000;
@@ -80,7 +82,7 @@ pub enum ClassicSpecError {
     #[error(
         "unknown classic setting `{0}`: expected movetime=MS, nodes=N, depth=D, \
          eval=full|material, null=on|off, lmr=on|off|log, see=on|off, futility=on|off, \
-         threats=on|off, lmp=on|off, hanging=on|off, cap=on|off or hash=MIB"
+         threats=on|off, lmp=on|off, hanging=on|off, cap=on|off, artillery=PERCENT or hash=MIB"
     )]
     UnknownKey(String),
     #[error("classic setting `{0}`: {1}")]
@@ -150,6 +152,13 @@ impl ClassicSpec {
                         .find(|(name, _)| *name == value)
                         .map(|&(_, reductions)| reductions)
                         .ok_or_else(|| bad("expected on, off or log"))?
+                }
+                "artillery" => {
+                    spec.engine.artillery_percent = value
+                        .parse::<u16>()
+                        .ok()
+                        .filter(|percent| ARTILLERY_PERCENT_RANGE.contains(percent))
+                        .ok_or_else(|| bad("percent from 25 to 400"))?
                 }
                 "hash" => {
                     let mib = value
@@ -222,6 +231,9 @@ impl fmt::Display for ClassicSpec {
                 items.push(format!("{name}={}", if on { "on" } else { "off" }));
             }
         }
+        if engine.artillery_percent != default.artillery_percent {
+            items.push(format!("artillery={}", engine.artillery_percent));
+        }
         if engine.table_bytes != default.table_bytes {
             items.push(format!("hash={}", engine.table_bytes / MIB));
         }
@@ -255,7 +267,7 @@ mod tests {
     #[test]
     fn reads_every_setting_and_prints_it_back() {
         let spec = ClassicSpec::parse_settings(
-            "movetime=1000, nodes=5000,depth=7,eval=material,null=off,lmr=off,see=off,futility=off,threats=on,lmp=on,hanging=on,cap=on,hash=64",
+            "movetime=1000, nodes=5000,depth=7,eval=material,null=off,lmr=off,see=off,futility=off,threats=on,lmp=on,hanging=on,cap=on,artillery=150,hash=64",
         )
         .unwrap();
         assert_eq!(spec.movetime_ms, Some(1000));
@@ -267,10 +279,11 @@ mod tests {
         assert_eq!(engine.late_move_reductions, Reductions::Off);
         assert!(!engine.futility && engine.threats && engine.late_move_pruning && engine.hanging);
         assert!(engine.cap);
+        assert_eq!(engine.artillery_percent, 150);
         assert_eq!(spec.config().table_bytes, 64 << 20);
         assert_eq!(
             spec.to_string(),
-            "classic@movetime=1000,nodes=5000,depth=7,eval=material,lmr=off,null=off,see=off,futility=off,threats=on,lmp=on,hanging=on,cap=on,hash=64"
+            "classic@movetime=1000,nodes=5000,depth=7,eval=material,lmr=off,null=off,see=off,futility=off,threats=on,lmp=on,hanging=on,cap=on,artillery=150,hash=64"
         );
         assert_eq!(ClassicSpec::default().to_string(), "classic");
         let log = ClassicSpec::parse_settings("lmr=log").unwrap();
@@ -308,6 +321,9 @@ mod tests {
             "lmr=deep",
             "hash=0",
             "hash=4097",
+            "artillery=24",
+            "artillery=401",
+            "artillery=x",
         ] {
             assert!(
                 matches!(err(bad), BadValue(item, _) if item == bad),

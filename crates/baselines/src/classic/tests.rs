@@ -252,7 +252,8 @@ fn the_hanging_stand_pat_sees_a_fork_on_the_last_ply() {
     // standing pat keeps both elephants only if the stand-pat ignores the second threat. The
     // stand-pat charges at least an elephant's excess over the chariot that forks them.
     let game = chariot_and_two_elephants("10n", true);
-    let excess = super::eval::piece_centipawns(Elephant) - super::eval::piece_centipawns(Chariot);
+    let excess =
+        super::values::piece_centipawns(Elephant) - super::values::piece_centipawns(Chariot);
     let seeing = search_with(&game, "depth=1,hanging=on");
     assert_eq!(seeing.best_move.origin().to_string(), "10n");
     assert_eq!(seeing.best_move.destination().to_string(), "10j");
@@ -347,4 +348,42 @@ fn with_cap_on_a_search_far_from_the_cap_is_the_search_without_it() {
             (without.best_move, without.score, without.nodes)
         );
     }
+}
+
+#[test]
+fn the_artillery_weight_changes_which_piece_it_takes() {
+    // Black's chariot unit on 10j can take a white longbow (4 pawns) up the file or a white
+    // drum (6 pawns) along the rank, neither defended: at the baselines' scale it takes the
+    // drum, with the artillery weighted double (the longbow at 8) the longbow. (Pawns shelter
+    // White's general, so that no line to it outweighs either capture.)
+    let game = game(
+        true,
+        &[
+            ("19s", Black, General),
+            ("19a", White, General),
+            ("19b", White, Pawn),
+            ("18a", White, Pawn),
+            ("10j", Black, ChariotUnit),
+            ("10b", White, Longbow),
+            ("1j", White, Drum),
+        ],
+    );
+    let take = |artillery_percent| {
+        let config = ClassicConfig {
+            artillery_percent,
+            ..ClassicConfig::default()
+        };
+        ClassicEngine::new(config)
+            .search(
+                &game,
+                &depth(2),
+                &mut ChaCha8Rng::seed_from_u64(7),
+                &mut |_| {},
+            )
+            .expect("a legal move")
+            .best_move
+            .to_string()
+    };
+    assert!(take(100).starts_with("10jx1j"), "{}", take(100));
+    assert!(take(200).starts_with("10jx10b"), "{}", take(200));
 }

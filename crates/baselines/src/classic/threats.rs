@@ -19,8 +19,8 @@
 
 use koshogi_rules::{Move, Position, RulesOptions, Square};
 
-use super::eval::piece_centipawns;
 use super::ordering::{capture_points, victims_centipawns};
+use super::values::PieceValues;
 
 /// The side to move's points the opponent could capture now, with the value at stake.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -60,6 +60,7 @@ impl Threats {
 /// The threats against the side to move of `position`. `buffer` is scratch space for the
 /// opponent's captures; `moves_generated` counts them (the search reports its generation work).
 pub fn opponent_threats(
+    values: &PieceValues,
     position: &mut Position,
     options: &RulesOptions,
     buffer: &mut Vec<Move>,
@@ -76,7 +77,7 @@ pub fn opponent_threats(
             for point in capture_points(capture) {
                 if let Some(piece) = position.piece_at(point).filter(|piece| piece.color == me) {
                     threats.mark(point);
-                    threats.worst = threats.worst.max(piece_centipawns(piece.kind));
+                    threats.worst = threats.worst.max(values.of(piece.kind));
                 }
             }
         },
@@ -92,6 +93,7 @@ pub fn opponent_threats(
 /// errs low: an undefended piece under a more valuable attacker counts nothing. Arguments as
 /// for [`opponent_threats`].
 pub fn second_threatened_loss(
+    values: &PieceValues,
     position: &mut Position,
     options: &RulesOptions,
     buffer: &mut Vec<Move>,
@@ -111,7 +113,7 @@ pub fn second_threatened_loss(
                     .is_some_and(|piece| piece.color == me)
             });
             if let Some(point) = first_victim {
-                losses.add(point, likely_gain(position, capture));
+                losses.add(point, likely_gain(values, position, capture));
             }
         },
     );
@@ -140,8 +142,8 @@ fn for_each_opponent_capture(
 }
 
 /// What `capture` (of the side to move) at least wins (see [`second_threatened_loss`]).
-fn likely_gain(position: &Position, capture: &Move) -> i32 {
-    let victims = victims_centipawns(position, capture);
+fn likely_gain(values: &PieceValues, position: &Position, capture: &Move) -> i32 {
+    let victims = victims_centipawns(values, position, capture);
     let from_afar = capture.destination() == capture.origin()
         || !(0..capture.legs().len()).any(|leg| capture.leg_captures(leg));
     if from_afar {
@@ -149,7 +151,7 @@ fn likely_gain(position: &Position, capture: &Move) -> i32 {
     }
     let capturer = position
         .piece_at(capture.origin())
-        .map_or(0, |piece| piece_centipawns(piece.kind));
+        .map_or(0, |piece| values.of(piece.kind));
     victims - capturer
 }
 
@@ -193,6 +195,7 @@ impl TwoLargestLosses {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::classic::values::piece_centipawns;
     use crate::test_positions::{chariot_and_two_elephants, pawn_under_a_chariot};
     use koshogi_rules::Color::{Black, White};
     use koshogi_rules::PieceKind::*;
@@ -210,6 +213,7 @@ mod tests {
         let hash = position.hash();
         let mut generated = 0;
         let threats = opponent_threats(
+            &PieceValues::default(),
             &mut position,
             game.options(),
             &mut Vec::new(),
@@ -230,7 +234,13 @@ mod tests {
         // 19n (§3.3); every other piece is out of reach.
         let game = koshogi_rules::Game::new(RulesOptions::default());
         let mut position = game.position().clone();
-        let threats = opponent_threats(&mut position, game.options(), &mut Vec::new(), &mut 0);
+        let threats = opponent_threats(
+            &PieceValues::default(),
+            &mut position,
+            game.options(),
+            &mut Vec::new(),
+            &mut 0,
+        );
         let attacked: Vec<String> = Square::all()
             .filter(|&point| threats.is_attacked(point))
             .map(|point| point.to_string())
@@ -245,10 +255,21 @@ mod tests {
         // which can be taken back: an elephant is at least worth its excess over a chariot.
         let forked = chariot_and_two_elephants("10j", false);
         let mut position = forked.position().clone();
-        let threats = opponent_threats(&mut position, forked.options(), &mut Vec::new(), &mut 0);
+        let threats = opponent_threats(
+            &PieceValues::default(),
+            &mut position,
+            forked.options(),
+            &mut Vec::new(),
+            &mut 0,
+        );
         let hash = position.hash();
-        let second =
-            second_threatened_loss(&mut position, forked.options(), &mut Vec::new(), &mut 0);
+        let second = second_threatened_loss(
+            &PieceValues::default(),
+            &mut position,
+            forked.options(),
+            &mut Vec::new(),
+            &mut 0,
+        );
         assert_eq!(position.hash(), hash, "the side to move is restored");
         assert_eq!(position.side_to_move(), White);
         assert!(threats.is_attacked(square("7j")) && threats.is_attacked(square("13j")));
@@ -259,9 +280,20 @@ mod tests {
         // On 7n the chariot reaches 7j up its file, and not 13j.
         let single = chariot_and_two_elephants("7n", false);
         let mut position = single.position().clone();
-        let threats = opponent_threats(&mut position, single.options(), &mut Vec::new(), &mut 0);
-        let second =
-            second_threatened_loss(&mut position, single.options(), &mut Vec::new(), &mut 0);
+        let threats = opponent_threats(
+            &PieceValues::default(),
+            &mut position,
+            single.options(),
+            &mut Vec::new(),
+            &mut 0,
+        );
+        let second = second_threatened_loss(
+            &PieceValues::default(),
+            &mut position,
+            single.options(),
+            &mut Vec::new(),
+            &mut 0,
+        );
         assert!(threats.is_attacked(square("7j")) && !threats.is_attacked(square("13j")));
         assert_eq!(second, 0);
     }

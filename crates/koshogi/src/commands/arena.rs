@@ -26,7 +26,8 @@ Players (--a, --b):
   classic[@<settings>]   the classical engine: iterative deepening PVS with a hash table, null
                          move, LMR, quiescence with SEE and a positional evaluation; settings
                          movetime=MS, nodes=N (default 100000), depth=D, eval=full|material,
-                         null/lmr/see/futility/threats/lmp/hanging/cap=on|off, hash=MIB
+                         null/lmr/see/futility/threats/lmp/hanging/cap=on|off,
+                         artillery=PERCENT (shooters' values, 100 = baseline), hash=MIB
                          (e.g. classic@movetime=1000)
   policy:<ckpt>          the network's most probable move, no search
   mcts:<ckpt>[:<sims>]   Gumbel tree search without root noise, <sims> simulations per move
