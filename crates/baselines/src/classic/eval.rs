@@ -1,5 +1,6 @@
 //! The classical engine's static evaluation, in centipawns for the side to move: material at
-//! the engine's piece values ([`super::values`]) plus three kinds of positional knowledge that material alone cannot see.
+//! the engine's piece values ([`super::values`]) plus three kinds of positional knowledge that
+//! material alone cannot see.
 //!
 //! Why these terms: Ko shogi is decided by the commanders (§10.1), promotions change a piece's
 //! worth by a factor of two or three (§8), and the armies start 12 ranks apart, so a search of a
