@@ -197,7 +197,7 @@ mod tests {
     use super::*;
     use crate::classic::values::piece_centipawns;
     use crate::test_positions::{chariot_and_two_elephants, pawn_under_a_chariot};
-    use koshogi_rules::Color::{Black, White};
+    use koshogi_rules::Color::Black;
     use koshogi_rules::PieceKind::*;
 
     fn square(text: &str) -> Square {
@@ -249,51 +249,35 @@ mod tests {
         assert_eq!(threats.worst, piece_centipawns(ChariotUnit));
     }
 
+    /// The threats against the side to move of `game` and the second threatened loss, at the
+    /// baselines' values, checking that both leave the position as they found it.
+    fn threats_and_second_loss(game: &koshogi_rules::Game) -> (Threats, i32) {
+        let mut position = game.position().clone();
+        let (values, options) = (PieceValues::default(), game.options());
+        let threats = opponent_threats(&values, &mut position, options, &mut Vec::new(), &mut 0);
+        let second =
+            second_threatened_loss(&values, &mut position, options, &mut Vec::new(), &mut 0);
+        assert_eq!(
+            position.hash(),
+            game.position().hash(),
+            "the turn is restored"
+        );
+        assert_eq!(position.side_to_move(), game.position().side_to_move());
+        (threats, second)
+    }
+
     #[test]
     fn a_fork_costs_the_second_piece_and_a_single_threat_costs_nothing() {
         // White to move, its elephants on 7j and 13j both three points from Black's chariot,
         // which can be taken back: an elephant is at least worth its excess over a chariot.
-        let forked = chariot_and_two_elephants("10j", false);
-        let mut position = forked.position().clone();
-        let threats = opponent_threats(
-            &PieceValues::default(),
-            &mut position,
-            forked.options(),
-            &mut Vec::new(),
-            &mut 0,
-        );
-        let hash = position.hash();
-        let second = second_threatened_loss(
-            &PieceValues::default(),
-            &mut position,
-            forked.options(),
-            &mut Vec::new(),
-            &mut 0,
-        );
-        assert_eq!(position.hash(), hash, "the side to move is restored");
-        assert_eq!(position.side_to_move(), White);
+        let (threats, second) = threats_and_second_loss(&chariot_and_two_elephants("10j", false));
         assert!(threats.is_attacked(square("7j")) && threats.is_attacked(square("13j")));
         assert_eq!(
             second,
             piece_centipawns(Elephant) - piece_centipawns(Chariot)
         );
         // On 7n the chariot reaches 7j up its file, and not 13j.
-        let single = chariot_and_two_elephants("7n", false);
-        let mut position = single.position().clone();
-        let threats = opponent_threats(
-            &PieceValues::default(),
-            &mut position,
-            single.options(),
-            &mut Vec::new(),
-            &mut 0,
-        );
-        let second = second_threatened_loss(
-            &PieceValues::default(),
-            &mut position,
-            single.options(),
-            &mut Vec::new(),
-            &mut 0,
-        );
+        let (threats, second) = threats_and_second_loss(&chariot_and_two_elephants("7n", false));
         assert!(threats.is_attacked(square("7j")) && !threats.is_attacked(square("13j")));
         assert_eq!(second, 0);
     }
