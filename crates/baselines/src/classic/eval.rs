@@ -198,9 +198,9 @@ mod tests {
     fn the_start_position_is_even_for_both_terms_and_both_sides() {
         let mut position = Position::startpos();
         for terms in [EvalTerms::Full, EvalTerms::Material] {
-            assert_eq!(evaluate(&position, terms, &PieceValues::default()), 0);
+            assert_eq!(evaluate(&position, terms, &PieceValues::baseline()), 0);
             position.set_side_to_move(White);
-            assert_eq!(evaluate(&position, terms, &PieceValues::default()), 0);
+            assert_eq!(evaluate(&position, terms, &PieceValues::baseline()), 0);
             position.set_side_to_move(Black);
         }
     }
@@ -221,14 +221,14 @@ mod tests {
             evaluate(
                 game.position(),
                 EvalTerms::Material,
-                &PieceValues::default()
+                &PieceValues::baseline()
             ),
             300
         );
         let mut flipped = game.position().clone();
         flipped.set_side_to_move(White);
         assert_eq!(
-            evaluate(&flipped, EvalTerms::Material, &PieceValues::default()),
+            evaluate(&flipped, EvalTerms::Material, &PieceValues::baseline()),
             -300
         );
     }
@@ -249,17 +249,17 @@ mod tests {
         let home = evaluate(
             at("3p").position(),
             EvalTerms::Full,
-            &PieceValues::default(),
+            &PieceValues::baseline(),
         );
         let middle = evaluate(
             at("3j").position(),
             EvalTerms::Full,
-            &PieceValues::default(),
+            &PieceValues::baseline(),
         );
         let zone = evaluate(
             at("3f").position(),
             EvalTerms::Full,
-            &PieceValues::default(),
+            &PieceValues::baseline(),
         );
         assert_eq!(
             middle - home,
@@ -292,10 +292,14 @@ mod tests {
                 ("10p", White, Chariot),
             ],
         );
-        let base = evaluate(alone.position(), EvalTerms::Full, &PieceValues::default());
+        let base = evaluate(alone.position(), EvalTerms::Full, &PieceValues::baseline());
         let engineer = piece_centipawns(Engineer); // on its back rank: no advance
         assert_eq!(
-            evaluate(guarded.position(), EvalTerms::Full, &PieceValues::default()) - base,
+            evaluate(
+                guarded.position(),
+                EvalTerms::Full,
+                &PieceValues::baseline()
+            ) - base,
             engineer + SHELTER_BONUS
         );
         // The white chariot 3 points from Black's general: its material, its advance (15 ranks,
@@ -306,7 +310,7 @@ mod tests {
             evaluate(
                 threatened.position(),
                 EvalTerms::Full,
-                &PieceValues::default()
+                &PieceValues::baseline()
             ) - base,
             expected
         );

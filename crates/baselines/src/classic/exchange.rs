@@ -107,7 +107,7 @@ mod tests {
         let mut position = game.position().clone();
         let before = position.clone();
         let value = static_exchange(
-            &PieceValues::default(),
+            &PieceValues::baseline(),
             &mut position,
             game.options(),
             &mv,

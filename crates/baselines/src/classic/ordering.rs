@@ -252,7 +252,7 @@ mod tests {
         let mut position = game.position().clone();
         let moves = game.legal_moves();
         let threats = super::super::threats::opponent_threats(
-            &PieceValues::default(),
+            &PieceValues::baseline(),
             &mut position,
             game.options(),
             &mut Vec::new(),

@@ -9,7 +9,7 @@
 //! | `lmr=on\|off\|log` | late-move reductions: one or two plies, none, or growing with depth and move number | `on` |
 //! | `null=on\|off`, `see=on\|off`, `futility=on\|off`, `threats=on\|off`, `lmp=on\|off`, `hanging=on\|off` | null move, exchange pruning, frontier futility pruning, threat-aware ordering (evasions), late-move pruning, a quiescence stand-pat that pays for a second threatened piece | `on`, except `threats`, `lmp` and `hanging`: `off` |
 //! | `cap=on\|off` | know the game's ply cap and material adjudication (`classic::cap`) | `off` |
-//! | `artillery=PERCENT` | weight of the artillery's piece values (`classic::values`), 25 to 400 | 100 |
+//! | `artillery=PERCENT` | weight of the artillery's piece values (`classic::values`), 25 to 400 (100: the baselines' scale) | 200 |
 //! | `hash=MIB` | transposition table size in MiB, 1 to 4096 | 16 |
 //!
 //! Several limits may be given; the first reached stops the search. `nodes` and `depth` make
@@ -286,6 +286,15 @@ mod tests {
             "classic@movetime=1000,nodes=5000,depth=7,eval=material,lmr=off,null=off,see=off,futility=off,threats=on,lmp=on,hanging=on,cap=on,artillery=150,hash=64"
         );
         assert_eq!(ClassicSpec::default().to_string(), "classic");
+        let baseline_values = ClassicSpec::parse_settings("artillery=100").unwrap();
+        assert_eq!(baseline_values.to_string(), "classic@artillery=100");
+        assert_eq!(
+            ClassicSpec::parse_settings("artillery=200")
+                .unwrap()
+                .to_string(),
+            "classic",
+            "the default weight is not printed"
+        );
         let log = ClassicSpec::parse_settings("lmr=log").unwrap();
         assert_eq!(log.engine.late_move_reductions, Reductions::Logarithmic);
         assert_eq!(log.to_string(), "classic@lmr=log");

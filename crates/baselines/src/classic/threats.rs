@@ -213,7 +213,7 @@ mod tests {
         let hash = position.hash();
         let mut generated = 0;
         let threats = opponent_threats(
-            &PieceValues::default(),
+            &PieceValues::baseline(),
             &mut position,
             game.options(),
             &mut Vec::new(),
@@ -235,7 +235,7 @@ mod tests {
         let game = koshogi_rules::Game::new(RulesOptions::default());
         let mut position = game.position().clone();
         let threats = opponent_threats(
-            &PieceValues::default(),
+            &PieceValues::baseline(),
             &mut position,
             game.options(),
             &mut Vec::new(),
@@ -253,7 +253,7 @@ mod tests {
     /// baselines' values, checking that both leave the position as they found it.
     fn threats_and_second_loss(game: &koshogi_rules::Game) -> (Threats, i32) {
         let mut position = game.position().clone();
-        let (values, options) = (PieceValues::default(), game.options());
+        let (values, options) = (PieceValues::baseline(), game.options());
         let threats = opponent_threats(&values, &mut position, options, &mut Vec::new(), &mut 0);
         let second =
             second_threatened_loss(&values, &mut position, options, &mut Vec::new(), &mut 0);

@@ -1,12 +1,15 @@
 //! What the engine counts a piece as: the baselines' material scale in centipawns, with the
-//! artillery optionally weighted up (`artillery=PERCENT`).
+//! artillery weighted (`artillery=PERCENT`, double by default).
 //!
 //! Why a weight for the artillery alone: the games the engine lost to `ab:3` were decided by
-//! shooters (docs/results.md, CL4), above all the Frankish cannon, which shoots twice a move
-//! along any of eight lines at range 7 without leaving its point (§4.7) and is worth 8 pawns on
-//! the baselines' scale. On that scale the engine neither trades a chariot for it nor guards
-//! its own. Every part of the search that weighs pieces (evaluation, capture order, exchange
-//! evaluation, threats) reads the same [`PieceValues`], so the engine's view stays consistent.
+//! shooters (docs/results.md, CL3 and CL4), above all the Frankish cannon, which after one
+//! diagonal step shoots twice, along any of the eight lines, at range 7 (§4.7), and is worth
+//! 8 pawns on the baselines' scale — less than the two pieces it can take in one move. With the
+//! artillery counted double the engine scored 93.8 % against `ab:3` at 100,000 nodes (19 of 32
+//! games won by the command) where it had scored 76.6 % (4 by the command; docs/results.md,
+//! CL5). Every part of the search that weighs pieces
+//! (evaluation, capture order, exchange evaluation, threats) reads the same [`PieceValues`], so
+//! the engine's view stays consistent.
 
 use std::sync::OnceLock;
 
@@ -47,8 +50,9 @@ pub fn is_artillery(kind: PieceKind) -> bool {
     )
 }
 
-/// Default artillery weight: the baselines' scale unchanged.
-pub const DEFAULT_ARTILLERY_PERCENT: u16 = 100;
+/// Default artillery weight, in percent of the baselines' scale (measured against 100 and 150
+/// in docs/results.md, CL5).
+pub const DEFAULT_ARTILLERY_PERCENT: u16 = 200;
 /// What `artillery=PERCENT` accepts.
 pub const ARTILLERY_PERCENT_RANGE: std::ops::RangeInclusive<u16> = 25..=400;
 
@@ -65,6 +69,11 @@ impl Default for PieceValues {
 }
 
 impl PieceValues {
+    /// The baselines' scale unchanged (what `greedy` and `ab:<depth>` count).
+    pub fn baseline() -> Self {
+        Self::with_artillery(100)
+    }
+
     /// The baselines' scale with every artillery piece weighted by `percent` (100: unchanged).
     pub fn with_artillery(percent: u16) -> Self {
         let mut centipawns = *BASELINE.get_or_init(baseline_table);
@@ -91,8 +100,8 @@ mod tests {
     use PieceKind::*;
 
     #[test]
-    fn the_default_is_the_baseline_scale() {
-        let values = PieceValues::default();
+    fn the_baseline_is_the_baselines_scale() {
+        let values = PieceValues::baseline();
         for kind in PieceKind::ALL {
             assert_eq!(values.of(kind), piece_centipawns(kind), "{kind:?}");
         }

@@ -27,7 +27,8 @@ Players (--a, --b):
                          move, LMR, quiescence with SEE and a positional evaluation; settings
                          movetime=MS, nodes=N (default 100000), depth=D, eval=full|material,
                          null/lmr/see/futility/threats/lmp/hanging/cap=on|off,
-                         artillery=PERCENT (shooters' values, 100 = baseline), hash=MIB
+                         artillery=PERCENT (shooters' values, default 200, 100 = baseline),
+                         hash=MIB
                          (e.g. classic@movetime=1000)
   policy:<ckpt>          the network's most probable move, no search
   mcts:<ckpt>[:<sims>]   Gumbel tree search without root noise, <sims> simulations per move
