@@ -7,9 +7,8 @@
 //! 8 pawns on the baselines' scale — less than the two pieces it can take in one move. With the
 //! artillery counted double the engine scored 93.8 % against `ab:3` at 100,000 nodes (19 of 32
 //! games won by the command) where it had scored 76.6 % (4 by the command; docs/results.md,
-//! CL5). Every part of the search that weighs pieces
-//! (evaluation, capture order, exchange evaluation, threats) reads the same [`PieceValues`], so
-//! the engine's view stays consistent.
+//! CL5). Every part of the search that weighs pieces (evaluation, capture order, exchange
+//! evaluation, threats) reads the same [`PieceValues`], so the engine's view stays consistent.
 
 use std::sync::OnceLock;
 
