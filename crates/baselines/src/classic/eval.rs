@@ -194,13 +194,18 @@ mod tests {
     use Color::{Black, White};
     use PieceKind::*;
 
+    /// The evaluation with the pieces on the baselines' scale (what these tests' figures use).
+    fn at_baseline(position: &Position, terms: EvalTerms) -> i32 {
+        evaluate(position, terms, &PieceValues::baseline())
+    }
+
     #[test]
     fn the_start_position_is_even_for_both_terms_and_both_sides() {
         let mut position = Position::startpos();
         for terms in [EvalTerms::Full, EvalTerms::Material] {
-            assert_eq!(evaluate(&position, terms, &PieceValues::baseline()), 0);
+            assert_eq!(at_baseline(&position, terms), 0);
             position.set_side_to_move(White);
-            assert_eq!(evaluate(&position, terms, &PieceValues::baseline()), 0);
+            assert_eq!(at_baseline(&position, terms), 0);
             position.set_side_to_move(Black);
         }
     }
@@ -217,20 +222,10 @@ mod tests {
             ],
         );
         // Chariot 4 against pawn 1.
-        assert_eq!(
-            evaluate(
-                game.position(),
-                EvalTerms::Material,
-                &PieceValues::baseline()
-            ),
-            300
-        );
+        assert_eq!(at_baseline(game.position(), EvalTerms::Material), 300);
         let mut flipped = game.position().clone();
         flipped.set_side_to_move(White);
-        assert_eq!(
-            evaluate(&flipped, EvalTerms::Material, &PieceValues::baseline()),
-            -300
-        );
+        assert_eq!(at_baseline(&flipped, EvalTerms::Material), -300);
     }
 
     #[test]
@@ -246,21 +241,9 @@ mod tests {
                 ],
             )
         };
-        let home = evaluate(
-            at("3p").position(),
-            EvalTerms::Full,
-            &PieceValues::baseline(),
-        );
-        let middle = evaluate(
-            at("3j").position(),
-            EvalTerms::Full,
-            &PieceValues::baseline(),
-        );
-        let zone = evaluate(
-            at("3f").position(),
-            EvalTerms::Full,
-            &PieceValues::baseline(),
-        );
+        let home = at_baseline(at("3p").position(), EvalTerms::Full);
+        let middle = at_baseline(at("3j").position(), EvalTerms::Full);
+        let zone = at_baseline(at("3f").position(), EvalTerms::Full);
         assert_eq!(
             middle - home,
             6 * ADVANCE_FOOT,
@@ -292,14 +275,10 @@ mod tests {
                 ("10p", White, Chariot),
             ],
         );
-        let base = evaluate(alone.position(), EvalTerms::Full, &PieceValues::baseline());
+        let base = at_baseline(alone.position(), EvalTerms::Full);
         let engineer = piece_centipawns(Engineer); // on its back rank: no advance
         assert_eq!(
-            evaluate(
-                guarded.position(),
-                EvalTerms::Full,
-                &PieceValues::baseline()
-            ) - base,
+            at_baseline(guarded.position(), EvalTerms::Full) - base,
             engineer + SHELTER_BONUS
         );
         // The white chariot 3 points from Black's general: its material, its advance (15 ranks,
@@ -307,11 +286,7 @@ mod tests {
         let chariot = piece_centipawns(Chariot);
         let expected = -(chariot + ADVANCE_FOOT * 15 + ZONE_BONUS + chariot / DANGER_DIVISOR);
         assert_eq!(
-            evaluate(
-                threatened.position(),
-                EvalTerms::Full,
-                &PieceValues::baseline()
-            ) - base,
+            at_baseline(threatened.position(), EvalTerms::Full) - base,
             expected
         );
     }

@@ -27,9 +27,8 @@ use super::values::PieceValues;
 pub const MAX_EXCHANGE_PLIES: usize = 8;
 
 /// The material `mv` (a capture of the side to move) wins in centipawns at `values`, after the
-/// exchange on
-/// its destination. `generated` counts the legal moves generated on the way (the search's
-/// budget); `buffer` is scratch space.
+/// exchange on its destination. `generated` counts the legal moves generated on the way (the
+/// search's budget); `buffer` is scratch space.
 pub fn static_exchange(
     values: &PieceValues,
     position: &mut Position,

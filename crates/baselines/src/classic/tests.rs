@@ -368,19 +368,8 @@ fn the_artillery_weight_changes_which_piece_it_takes() {
             ("1j", White, Drum),
         ],
     );
-    let take = |artillery_percent| {
-        let config = ClassicConfig {
-            artillery_percent,
-            ..ClassicConfig::default()
-        };
-        ClassicEngine::new(config)
-            .search(
-                &game,
-                &depth(2),
-                &mut ChaCha8Rng::seed_from_u64(7),
-                &mut |_| {},
-            )
-            .expect("a legal move")
+    let take = |artillery_percent: u16| {
+        search_with(&game, &format!("depth=2,artillery={artillery_percent}"))
             .best_move
             .to_string()
     };
