@@ -13,7 +13,7 @@
 use std::io::Write;
 use std::time::{Duration, Instant};
 
-use koshogi_nn::hardware::cpu_has_native_bf16;
+use koshogi_nn::hardware::cpu_has_amx_bf16;
 use koshogi_nn::threads::OMP_WAIT_POLICY;
 use koshogi_nn::{
     compute_losses, encode_moves, encode_position, DeviceSpec, Evaluation, FeatureInput,
@@ -61,7 +61,7 @@ impl NnBenchOptions {
         let mut list = vec![Precision::Float32];
         if device.is_cuda() {
             list.push(Precision::Float16);
-        } else if cpu_has_native_bf16() {
+        } else if cpu_has_amx_bf16() {
             list.push(Precision::BFloat16);
         }
         Ok(list)
@@ -131,9 +131,9 @@ pub fn run(args: &NnBenchOptions, out: &mut impl Write) -> Result<(), BenchError
     let device = device_spec.resolve()?;
     writeln!(
         out,
-        "koshogi bench nn: device {device:?}, {} libtorch thread(s), native bf16: {}, OMP_WAIT_POLICY={}",
+        "koshogi bench nn: device {device:?}, {} libtorch thread(s), AMX bf16: {}, OMP_WAIT_POLICY={}",
         tch::get_num_threads(),
-        cpu_has_native_bf16(),
+        cpu_has_amx_bf16(),
         std::env::var(OMP_WAIT_POLICY).unwrap_or_else(|_| "(unset)".into())
     )?;
 

@@ -82,7 +82,7 @@ impl PrecisionReport {
 pub struct TrainBenchReport {
     pub positions_in_shards: u64,
     pub batch_size: usize,
-    pub native_bf16: bool,
+    pub amx_bf16: bool,
     /// How the pipeline trainer's steps ran (`--precision` resolved) and on how many threads.
     pub pipeline_runtime: ResolvedRuntime,
     pub pipeline_threads: i32,
@@ -129,8 +129,8 @@ impl std::fmt::Display for TrainBenchReport {
         writeln!(f, "batch size               {}", self.batch_size)?;
         writeln!(
             f,
-            "native bf16              {}",
-            if self.native_bf16 { "yes" } else { "no" }
+            "AMX bf16                 {}",
+            if self.amx_bf16 { "yes" } else { "no" }
         )?;
         writeln!(f, "                         float32      bfloat16")?;
         writeln!(
@@ -360,7 +360,7 @@ pub fn measure(args: &TrainBenchOptions) -> Result<TrainBenchReport, BenchError>
     Ok(TrainBenchReport {
         positions_in_shards: written.positions,
         batch_size: args.batch_size,
-        native_bf16: koshogi_nn::hardware::cpu_has_native_bf16(),
+        amx_bf16: koshogi_nn::hardware::cpu_has_amx_bf16(),
         pipeline_runtime: pipeline.input_runtime(),
         pipeline_threads: pipeline.threads(),
         pipeline_samples_per_second: pipeline_samples as f64
@@ -397,7 +397,7 @@ mod tests {
         TrainBenchReport {
             positions_in_shards: 1000,
             batch_size: 8,
-            native_bf16: true,
+            amx_bf16: true,
             pipeline_runtime: ResolvedRuntime {
                 kind: pipeline_kind,
                 ..ResolvedRuntime::float32(tch::Device::Cpu)
@@ -426,7 +426,7 @@ mod tests {
         let text = report(tch::Kind::BFloat16).to_string();
         for expected in [
             "batch size               8\n",
-            "native bf16              yes\n",
+            "AMX bf16                 yes\n",
             "threads                  2            1",
             "raw step samples/s       100.0        300.0        bf16/f32 3.00x",
             "loss first step          4.0000       4.0000",

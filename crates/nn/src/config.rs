@@ -292,8 +292,8 @@ impl<'de> Deserialize<'de> for DeviceSpec {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Precision {
-    /// bfloat16 on a CPU with native bf16 instructions (AVX512-BF16 / AMX), else float32 on
-    /// the CPU; float16 on CUDA.
+    /// bfloat16 on a CPU with AMX (`hardware::cpu_has_amx_bf16`), else float32 on the CPU;
+    /// float16 on CUDA.
     #[default]
     Auto,
     #[serde(alias = "f32", alias = "fp32")]
@@ -312,7 +312,7 @@ impl Precision {
             Precision::BFloat16 => tch::Kind::BFloat16,
             Precision::Float16 => tch::Kind::Half,
             Precision::Auto if device.is_cuda() => tch::Kind::Half,
-            Precision::Auto if hardware::cpu_has_native_bf16() => tch::Kind::BFloat16,
+            Precision::Auto if hardware::cpu_has_amx_bf16() => tch::Kind::BFloat16,
             Precision::Auto => tch::Kind::Float,
         }
     }

@@ -11,9 +11,9 @@
 //! * [`inference`]: batched evaluation for the search (probabilities over legal moves only);
 //!   [`search_evaluator`]: that evaluation as the search's `Evaluator`, on its own thread.
 //! * [`training_step`]: batches and losses for the trainer; [`working_copy`]: the bfloat16
-//!   copy it trains through on CPUs with native bf16.
+//!   copy it trains through on CPUs with AMX.
 //! * [`checkpoint`]: safetensors weights + JSON model card, checked on load.
-//! * [`hardware`]: native bf16 support and peak memory.
+//! * [`hardware`]: AMX (the fast bfloat16) and peak memory.
 //! * [`threads`]: libtorch's intra-op thread count, set within bounds, and the name of the
 //!   OpenMP wait-policy variable.
 //! * `fixtures` (this crate's tests, and other crates' tests through the `fixtures` feature):

@@ -28,8 +28,11 @@ pub struct SelfplayTotals {
     /// Network batches and the positions they held (from the search drivers).
     pub batches: u64,
     pub evaluated: u64,
-    /// Largest batch the drivers could form (sum over workers of their half-pools).
+    /// Largest batches the drivers could form (sum over workers of their half-pools) ...
     pub batch_capacity: u64,
+    /// ... and how many drivers that sum is over (one per worker): each worker's evaluator
+    /// forms its own batches, so a batch is measured against one driver's capacity.
+    pub batch_drivers: u64,
     /// Games against the current fixed opponent (`selfplay.fixed_opponent_fraction`), and the
     /// network's points in them (1 a win, ½ a draw); both restart when the schedule moves on.
     pub opponent_games: u64,
@@ -57,12 +60,14 @@ impl SelfplayTotals {
         }
     }
 
-    /// Mean batch size as a fraction of the largest batch the drivers could form.
+    /// Mean batch size as a fraction of the largest batch one driver could form (the mean over
+    /// the workers' drivers): full batches read 100 % however many workers there are.
     pub fn mean_batch_fill(&self) -> f64 {
-        if self.batch_capacity == 0 {
+        if self.batch_capacity == 0 || self.batch_drivers == 0 {
             return 0.0;
         }
-        ratio(self.evaluated, self.batches) / self.batch_capacity as f64
+        let capacity_per_driver = self.batch_capacity as f64 / self.batch_drivers as f64;
+        ratio(self.evaluated, self.batches) / capacity_per_driver
     }
 }
 
@@ -178,11 +183,30 @@ mod tests {
             batches: 10,
             evaluated: 80,
             batch_capacity: 16,
+            batch_drivers: 1,
             ..Default::default()
         };
         assert_eq!(t.mean_game_length(), 100.0);
         assert_eq!(t.false_resignation_rate(), 0.25);
         assert_eq!(t.mean_batch_fill(), 0.5);
         assert_eq!(SelfplayTotals::default().mean_batch_fill(), 0.0);
+    }
+
+    #[test]
+    fn full_batches_of_two_workers_fill_their_drivers() {
+        // Two workers of 16 games each: each driver forms its own batches of up to 16.
+        let full = SelfplayTotals {
+            batches: 10,
+            evaluated: 160,
+            batch_capacity: 32,
+            batch_drivers: 2,
+            ..Default::default()
+        };
+        assert_eq!(full.mean_batch_fill(), 1.0);
+        let half = SelfplayTotals {
+            evaluated: 80,
+            ..full
+        };
+        assert_eq!(half.mean_batch_fill(), 0.5);
     }
 }

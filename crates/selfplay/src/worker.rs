@@ -181,7 +181,10 @@ pub fn run_worker(
         searches.len()
     };
     let capacity = half as u64 * u64::from(ctx.search.leaves_per_tree.max(1));
-    ctx.stats.update(|t| t.batch_capacity += capacity);
+    ctx.stats.update(|t| {
+        t.batch_capacity += capacity;
+        t.batch_drivers += 1;
+    });
 
     for (search, game) in searches.iter_mut().zip(games.iter_mut()) {
         state.start_search(search, game)?;

@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use koshogi_nn::hardware::cpu_has_native_bf16;
+use koshogi_nn::hardware::cpu_has_amx_bf16;
 use koshogi_nn::{DeviceSpec, LossWeights, ResolvedRuntime};
 use tch::{Device, Kind};
 
@@ -41,8 +41,8 @@ pub struct TrainConfig {
     /// libtorch intra-op threads for training. 0 = automatic: 1 when the step runs in bfloat16
     /// on the CPU (see [`TrainConfig::intra_op_threads`]), libtorch's default otherwise.
     pub threads: usize,
-    /// Arithmetic of the training step: `auto` (bfloat16 on a CPU with native bf16, AMX or
-    /// AVX512-BF16; float32 elsewhere and on CUDA), `float32` or `bfloat16`. Master weights,
+    /// Arithmetic of the training step: `auto` (bfloat16 on a CPU with AMX; float32 elsewhere,
+    /// AVX512-BF16 alone included, and on CUDA), `float32` or `bfloat16`. Master weights,
     /// optimiser state and checkpoints are float32 either way.
     pub precision: TrainPrecision,
     /// Global gradient-norm clipping threshold (0 = no clipping).
@@ -157,14 +157,14 @@ pub enum TrainPrecision {
 impl TrainPrecision {
     /// Where a step with this setting runs on `device`: `None` = on the float32 master itself,
     /// else the device, kind and layout of the working copy (bfloat16, channels-last on a CPU:
-    /// oneDNN's fast path). `auto` picks bfloat16 only on a CPU with native bf16 instructions:
-    /// emulated, bfloat16 is slower than float32; on CUDA float32 stays (a GPU's own autocast
+    /// oneDNN's fast path). `auto` picks bfloat16 only on a CPU with AMX:
+    /// without it (AVX512-BF16 alone, or emulated) bfloat16 is slower than float32; on CUDA float32 stays (a GPU's own autocast
     /// would be the better tool there and is not wired in).
     pub fn resolve(self, device: Device) -> Option<ResolvedRuntime> {
         let bfloat16 = match self {
             TrainPrecision::Float32 => false,
             TrainPrecision::BFloat16 => true,
-            TrainPrecision::Auto => device == Device::Cpu && cpu_has_native_bf16(),
+            TrainPrecision::Auto => device == Device::Cpu && cpu_has_amx_bf16(),
         };
         bfloat16.then_some(ResolvedRuntime {
             device,
@@ -419,7 +419,7 @@ mod tests {
         assert!(bf16.channels_last);
         assert_eq!(
             TrainPrecision::Auto.resolve(Device::Cpu).is_some(),
-            cpu_has_native_bf16()
+            cpu_has_amx_bf16()
         );
         assert_eq!(TrainPrecision::Auto.resolve(Device::Cuda(0)), None);
         assert!(
