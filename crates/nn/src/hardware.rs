@@ -1,7 +1,7 @@
 //! What the processor can do, read once from `/proc/cpuinfo`: bfloat16 is only worth it where
 //! oneDNN runs it on AMX tiles (about 3–4× faster than float32 there). With AVX512-BF16 alone
 //! it is slower than float32 (a 2-core Xeon without AMX, 4×48 network, one thread: inference at
-//! batch 32 466 against 647 positions/s, a training step 0.68–0.89× of float32's), and emulated
+//! batch 32 466 against 647 positions/s, a training step 0.67–0.89× of float32's), and emulated
 //! much slower still. Also the process's peak memory, which the benchmarks report. (The restart
 //! with a passive OpenMP wait policy changes the whole process, so it belongs to the binary:
 //! `crates/koshogi/src/openmp_wait.rs`.)
