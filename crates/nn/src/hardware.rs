@@ -40,7 +40,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn detects_bf16_flags() {
+    fn detects_amx_bf16_and_only_it() {
         assert!(cpuinfo_has_amx_bf16(
             "processor : 0\nflags : fpu avx512f avx512_bf16 amx_bf16 amx_tile\n"
         ));

@@ -157,9 +157,9 @@ pub enum TrainPrecision {
 impl TrainPrecision {
     /// Where a step with this setting runs on `device`: `None` = on the float32 master itself,
     /// else the device, kind and layout of the working copy (bfloat16, channels-last on a CPU:
-    /// oneDNN's fast path). `auto` picks bfloat16 only on a CPU with AMX:
-    /// without it (AVX512-BF16 alone, or emulated) bfloat16 is slower than float32; on CUDA float32 stays (a GPU's own autocast
-    /// would be the better tool there and is not wired in).
+    /// oneDNN's fast path). `auto` picks bfloat16 only on a CPU with AMX: without it
+    /// (AVX512-BF16 alone, or emulated) bfloat16 is slower than float32; on CUDA float32 stays
+    /// (a GPU's own autocast would be the better tool there and is not wired in).
     pub fn resolve(self, device: Device) -> Option<ResolvedRuntime> {
         let bfloat16 = match self {
             TrainPrecision::Float32 => false,
