@@ -31,6 +31,14 @@ pub const MAX_MOVETIME_MS: u64 = 3_600_000;
 pub const MOVETIME_RANGE: &str = "milliseconds from 1 to 3600000";
 /// Largest `hash` accepted, in MiB.
 pub const MAX_HASH_MIB: u32 = 4096;
+/// What `hash=` accepts, as its error says it.
+const HASH_RANGE: &str = "MiB from 1 to 4096";
+/// What `depth=` accepts ([`MAX_DEPTH`]).
+const DEPTH_RANGE: &str = "a whole number from 1 to 64";
+/// What `nodes=` accepts (a node count fits 32 bits).
+const NODES_RANGE: &str = "a whole number from 1 to 4294967295";
+/// What `artillery=` accepts ([`ARTILLERY_PERCENT_RANGE`]).
+const ARTILLERY_RANGE: &str = "percent from 25 to 400";
 
 /// Where one switch lives in the engine's configuration.
 type SwitchField = fn(&mut ClassicConfig) -> &mut bool;
@@ -127,7 +135,7 @@ impl ClassicSpec {
                             .parse::<u64>()
                             .ok()
                             .filter(|n| (1..=u64::from(u32::MAX)).contains(n))
-                            .ok_or_else(|| bad("a whole number from 1 to 4294967295"))?,
+                            .ok_or_else(|| bad(NODES_RANGE))?,
                     )
                 }
                 "depth" => {
@@ -136,7 +144,7 @@ impl ClassicSpec {
                             .parse::<u32>()
                             .ok()
                             .filter(|d| (1..=MAX_DEPTH).contains(d))
-                            .ok_or_else(|| bad("a whole number from 1 to 64"))?,
+                            .ok_or_else(|| bad(DEPTH_RANGE))?,
                     )
                 }
                 "eval" => {
@@ -158,14 +166,14 @@ impl ClassicSpec {
                         .parse::<u16>()
                         .ok()
                         .filter(|percent| ARTILLERY_PERCENT_RANGE.contains(percent))
-                        .ok_or_else(|| bad("percent from 25 to 400"))?
+                        .ok_or_else(|| bad(ARTILLERY_RANGE))?
                 }
                 "hash" => {
                     let mib = value
                         .parse::<u32>()
                         .ok()
                         .filter(|m| (1..=MAX_HASH_MIB).contains(m))
-                        .ok_or_else(|| bad("MiB from 1 to 4096"))?;
+                        .ok_or_else(|| bad(HASH_RANGE))?;
                     spec.engine.table_bytes = mib as usize * MIB;
                 }
                 _ => match SWITCHES.iter().find(|(name, _)| *name == key) {
@@ -250,11 +258,19 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_movetime_range_in_errors_is_the_one_parsed() {
+    fn the_ranges_in_errors_are_the_ones_parsed() {
         assert_eq!(
             MOVETIME_RANGE,
             format!("milliseconds from 1 to {MAX_MOVETIME_MS}")
         );
+        assert_eq!(HASH_RANGE, format!("MiB from 1 to {MAX_HASH_MIB}"));
+        assert_eq!(DEPTH_RANGE, format!("a whole number from 1 to {MAX_DEPTH}"));
+        assert_eq!(
+            NODES_RANGE,
+            format!("a whole number from 1 to {}", u32::MAX)
+        );
+        let (least, most) = ARTILLERY_PERCENT_RANGE.into_inner();
+        assert_eq!(ARTILLERY_RANGE, format!("percent from {least} to {most}"));
         assert_eq!(parse_movetime_ms("1"), Some(1));
         assert_eq!(
             parse_movetime_ms(&MAX_MOVETIME_MS.to_string()),
