@@ -39,6 +39,8 @@ pub struct NnBenchOptions {
     pub models: Vec<String>,
     /// Inference precisions to time (default: float32 plus the device's fast precision).
     pub precisions: Vec<String>,
+    /// Memory layouts to time per precision (default: the runtime's own choice only).
+    pub layouts: Vec<Layout>,
     /// Time budget per inference measurement, seconds (at least --min-iterations calls run).
     pub seconds: f64,
     /// Minimum timed calls per measurement.
@@ -65,6 +67,42 @@ impl NnBenchOptions {
             list.push(Precision::BFloat16);
         }
         Ok(list)
+    }
+}
+
+/// A memory layout of the inference copy, as `[inference] channels_last` sets it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Layout {
+    /// The runtime's choice for the precision (`channels_last` unset).
+    Auto,
+    /// `[N, C, H, W]` (`channels_last = false`).
+    Nchw,
+    /// Channels-last `[N, H, W, C]` (`channels_last = true`).
+    Nhwc,
+}
+
+impl Layout {
+    /// The `channels_last` setting this layout stands for.
+    pub fn channels_last(self) -> Option<bool> {
+        match self {
+            Layout::Auto => None,
+            Layout::Nchw => Some(false),
+            Layout::Nhwc => Some(true),
+        }
+    }
+}
+
+impl std::str::FromStr for Layout {
+    type Err = NnError;
+    fn from_str(s: &str) -> Result<Self, NnError> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "auto" => Ok(Layout::Auto),
+            "nchw" => Ok(Layout::Nchw),
+            "nhwc" | "channels-last" | "channels_last" => Ok(Layout::Nhwc),
+            _ => Err(NnError::InvalidConfig(format!(
+                "unknown layout {s:?} (auto | nchw | nhwc)"
+            ))),
+        }
     }
 }
 
@@ -171,12 +209,22 @@ pub fn run(args: &NnBenchOptions, out: &mut impl Write) -> Result<(), BenchError
         } else {
             args.min_iterations
         };
-        for precision in args.precisions_for(device)? {
-            let runtime = RuntimeConfig {
-                device: device_spec,
-                precision,
-                channels_last: None,
-            };
+        let layouts = if args.layouts.is_empty() {
+            vec![Layout::Auto]
+        } else {
+            args.layouts.clone()
+        };
+        let runtimes = args
+            .precisions_for(device)?
+            .into_iter()
+            .flat_map(|precision| {
+                layouts.iter().map(move |layout| RuntimeConfig {
+                    device: device_spec,
+                    precision,
+                    channels_last: layout.channels_last(),
+                })
+            });
+        for runtime in runtimes {
             let mut inference = InferenceModel::from_model(&master, &runtime)?;
             let mut line = format!("  inference {:<24}", inference.runtime().to_string());
             let mut answers: Vec<Evaluation> = Vec::new();

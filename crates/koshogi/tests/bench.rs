@@ -76,12 +76,52 @@ fn bench_nn_reports_inference_training_and_memory() {
     );
 }
 
+/// `--layouts` times each precision in every layout asked for, one line each, labelled by the
+/// runtime the inference copy resolved to.
+#[test]
+fn bench_nn_times_each_layout_asked_for() {
+    let out = koshogi(&[
+        "bench",
+        "nn",
+        "--device",
+        "cpu",
+        "--threads",
+        "1",
+        "--models",
+        "tiny",
+        "--precisions",
+        "f32",
+        "--layouts",
+        "nchw,nhwc",
+        "--batches",
+        "1",
+        "--seconds",
+        "0.01",
+        "--min-iterations",
+        "1",
+        "--train-batch",
+        "0",
+        "--playout-plies",
+        "3",
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    let lines: Vec<&str> = stdout
+        .lines()
+        .filter(|line| line.contains("inference cpu f32"))
+        .collect();
+    assert_eq!(lines.len(), 2, "{stdout}");
+    assert!(!lines[0].contains("channels-last"), "{stdout}");
+    assert!(lines[1].contains("channels-last"), "{stdout}");
+}
+
 #[test]
 fn bench_nn_rejects_unknown_models_and_devices() {
     for args in [
         ["--models", "huge"],
         ["--device", "tpu"],
         ["--precisions", "f8"],
+        ["--layouts", "nwhc"],
     ] {
         let mut full = vec![
             "bench",

@@ -1,6 +1,7 @@
 //! `koshogi bench nn`: the flags of the network benchmark (what it measures: `koshogi_bench::nn`).
 
 use clap::Args;
+use koshogi_bench::nn::Layout;
 use koshogi_bench::NnBenchOptions;
 
 /// Options of `koshogi bench nn`.
@@ -22,6 +23,10 @@ pub struct NnBenchArgs {
     /// Inference precisions to time (default: float32 plus the device's fast precision).
     #[arg(long, value_delimiter = ',')]
     pub precisions: Vec<String>,
+    /// Memory layouts to time for each precision: auto (the runtime's choice: channels-last for
+    /// CPU bfloat16 only), nchw, nhwc (channels-last).
+    #[arg(long, value_delimiter = ',')]
+    pub layouts: Vec<Layout>,
     /// Time budget per inference measurement, seconds (at least --min-iterations calls run).
     #[arg(long, default_value_t = 1.5)]
     pub seconds: f64,
@@ -51,6 +56,7 @@ impl NnBenchArgs {
             batches: self.batches,
             models: self.models,
             precisions: self.precisions,
+            layouts: self.layouts,
             seconds: self.seconds,
             min_iterations: self.min_iterations,
             large_model_cpu_scale: self.large_model_cpu_scale,
