@@ -292,7 +292,12 @@ mod tests {
             fn(&RunConfig) -> bool,
             fn(&mut RunConfig, &RunConfig),
         );
-        let levers: [Lever; 4] = [
+        // The network-shape ablations set the trunk back to cpu.toml's the same way.
+        fn cpu_trunk(c: &mut RunConfig, cpu: &RunConfig) {
+            c.model.blocks = cpu.model.blocks;
+            c.model.channels = cpu.model.channels;
+        }
+        let levers: [Lever; 5] = [
             (
                 "ema.toml",
                 "ema_decay",
@@ -315,10 +320,13 @@ mod tests {
                 "small-network.toml",
                 "the network's blocks and channels",
                 |c| c.model.blocks < 6 && c.model.channels < 64,
-                |c, cpu| {
-                    c.model.blocks = cpu.model.blocks;
-                    c.model.channels = cpu.model.channels;
-                },
+                cpu_trunk,
+            ),
+            (
+                "narrow-network.toml",
+                "the network's blocks and channels",
+                |c| c.model.blocks < 6 && c.model.channels < 48,
+                cpu_trunk,
             ),
         ];
         for (file, lever, is_on, reset) in levers {
