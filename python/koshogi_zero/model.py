@@ -16,7 +16,10 @@ Architecture (docs/network.md):
 * policy head: 1 x 1 conv C -> P, plus a bias from 1 x 1 conv C -> P, relu, mean+max pooling,
   linear 2P -> P; relu; 1 x 1 conv P -> 299 policy planes (leg logits, docs/move-encoding.md);
 * value head: 1 x 1 conv C -> V, relu, mean+max pooling, linear 2V -> H, relu; linear H -> 3
-  win/draw/loss logits; linear H -> 2 = (moves left / 256, material / 16).
+  win/draw/loss logits; linear H -> 2 = (moves left / 256, material / 16). With
+  `value_counts_material`, m = tanh(balance / 10) of the material counted from the piece planes
+  (each plane's value is the buffer `value.material_values`, read from the weights) adds
+  linear 1 -> H (no bias) before the relu and linear 1 -> 3 (no bias) to the logits.
 
 Command line: `python -m koshogi_zero.evaluate` (evaluate.py).
 """
@@ -46,6 +49,11 @@ MOVE_ENCODING_VERSION = 1
 MOVES_LEFT_SCALE = 256.0
 #: The material head predicts the material balance (or its change) / MATERIAL_SCALE, in pawns.
 MATERIAL_SCALE = 16.0
+#: Piece states per side: the first 2 x 64 input planes are the mover's and the opponent's pieces.
+PIECE_STATES = 64
+#: The value head reads counted material as tanh(balance / MATERIAL_TEMPERATURE) (Rust's
+#: koshogi_rules::material::MATERIAL_TEMPERATURE).
+MATERIAL_TEMPERATURE = 10.0
 #: Bounds of `ModelConfig.validate` (the same as crates/nn/src/config.rs).
 MAX_BLOCKS = 64
 MAX_WIDTH = 1024
@@ -74,6 +82,7 @@ class ModelConfig:
     value_hidden: int = 64
     material_utility: float = 0.0
     material_relative: bool = False
+    value_counts_material: bool = False
 
     @classmethod
     def from_dict(cls, architecture: Any, where: str = "architecture") -> "ModelConfig":
@@ -192,17 +201,39 @@ class PolicyHead(nn.Module):
 
 
 class ValueHead(nn.Module):
-    def __init__(self, channels: int, value_channels: int, value_hidden: int):
+    def __init__(self, channels: int, value_channels: int, value_hidden: int,
+                 counts_material: bool = False):
         super().__init__()
         self.features = _conv(channels, value_channels, 1)
         self.hidden = nn.Linear(2 * value_channels, value_hidden)
         self.wdl = nn.Linear(value_hidden, 3)
         self.aux = nn.Linear(value_hidden, 2)
+        self.counts_material = counts_material
+        if counts_material:
+            # The piece states' values come with the weights (crates/nn/src/counted_material.rs).
+            self.register_buffer("material_values", torch.zeros(PIECE_STATES))
+            self.material_hidden = nn.Linear(1, value_hidden, bias=False)
+            self.material_wdl = nn.Linear(1, 3, bias=False)
 
-    def forward(self, trunk: torch.Tensor):
-        hidden = torch.relu(self.hidden(global_pool(torch.relu(self.features(trunk)))))
+    def counted_material(self, features: torch.Tensor) -> torch.Tensor:
+        """[N, 1]: tanh(balance / 10) of the mover's material minus the opponent's, counted
+        from the piece planes with the weights' piece values."""
+        own = features[:, :PIECE_STATES]
+        theirs = features[:, PIECE_STATES:2 * PIECE_STATES]
+        balance = (own - theirs).sum(dim=(2, 3)) @ self.material_values
+        return torch.tanh(balance / MATERIAL_TEMPERATURE).unsqueeze(1)
+
+    def forward(self, trunk: torch.Tensor, features: torch.Tensor):
+        hidden = self.hidden(global_pool(torch.relu(self.features(trunk))))
+        m = self.counted_material(features) if self.counts_material else None
+        if m is not None:
+            hidden = hidden + self.material_hidden(m)
+        hidden = torch.relu(hidden)
         aux = self.aux(hidden)
-        return self.wdl(hidden), aux[:, 0], aux[:, 1]
+        wdl = self.wdl(hidden)
+        if m is not None:
+            wdl = wdl + self.material_wdl(m)
+        return wdl, aux[:, 0], aux[:, 1]
 
 
 class KoshogiNet(nn.Module):
@@ -221,7 +252,8 @@ class KoshogiNet(nn.Module):
             pool = config.global_pool_channels if config.is_global_pool_block(i) else 0
             self.add_module(f"block{i}", ResidualBlock(c, pool, scale))
         self.policy = PolicyHead(c, config.policy_channels)
-        self.value = ValueHead(c, config.value_channels, config.value_hidden)
+        self.value = ValueHead(c, config.value_channels, config.value_hidden,
+                               config.value_counts_material)
 
     def blocks(self):
         return [getattr(self, f"block{i}") for i in range(self.config.blocks)]
@@ -231,7 +263,7 @@ class KoshogiNet(nn.Module):
         for block in self.blocks():
             x = block(x)
         trunk = torch.relu(x)
-        wdl_logits, moves_left, material = self.value(trunk)
+        wdl_logits, moves_left, material = self.value(trunk, features)
         return NetworkOutput(self.policy(trunk), wdl_logits, moves_left, material)
 
 

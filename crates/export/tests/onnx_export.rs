@@ -62,6 +62,7 @@ fn the_onnx_graph_reproduces_the_rust_model_under_onnxruntime() {
     tch::set_num_threads(1);
     let config = ModelConfig {
         material_relative: true,
+        value_counts_material: true,
         ..ModelConfig::tiny()
     };
     let model = noisy_model(&config, 9);

@@ -126,12 +126,14 @@ fn the_python_twin_reproduces_the_rust_model_for_every_architecture_option() {
     let tiny = ModelConfig::tiny();
     let configs = [
         tiny.clone(),
-        // No global pooling in the trunk, a 1x1 stem, the relative material head.
+        // No global pooling in the trunk, a 1x1 stem, the relative material head, the value
+        // head reading the counted material.
         ModelConfig {
             stem_kernel: 1,
             global_pool_every: 0,
             material_relative: true,
             material_utility: 0.5,
+            value_counts_material: true,
             ..tiny.clone()
         },
         // Every block pools; a 5x5 stem; other head widths.

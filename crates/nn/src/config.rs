@@ -57,6 +57,13 @@ pub struct ModelConfig {
     /// count is exact. It changes what the weights mean, so a run cannot switch it on resume.
     /// Older model cards lack it and read as `false`.
     pub material_relative: bool,
+    /// Whether the value head also reads the material balance counted from the input planes
+    /// (`crate::counted_material`): its hidden layer and its win/draw/loss logits each get a
+    /// learned linear term in `tanh(balance / 10)`. Why: the value target is half the material
+    /// outlook, and a trunk that must learn to count the whole board answers with errors the
+    /// size of a capture. It adds weights, so a run cannot switch it on resume. Older model
+    /// cards lack it and read as `false`.
+    pub value_counts_material: bool,
 }
 
 impl Default for ModelConfig {
@@ -80,6 +87,7 @@ impl ModelConfig {
             value_hidden: 64,
             material_utility: 0.0,
             material_relative: false,
+            value_counts_material: false,
         }
     }
 
@@ -96,6 +104,7 @@ impl ModelConfig {
             value_hidden: 128,
             material_utility: 0.0,
             material_relative: false,
+            value_counts_material: false,
         }
     }
 
@@ -112,6 +121,7 @@ impl ModelConfig {
             value_hidden: 16,
             material_utility: 0.0,
             material_relative: false,
+            value_counts_material: false,
         }
     }
 

@@ -7,7 +7,9 @@
 //!
 //!   Both, with [`geometry`], live in `koshogi-encoding` (no libtorch, so the Python package can
 //!   use them) and are re-exported here under their old paths.
-//! * [`model`]: the residual network (tch), [`config`] its serde configuration.
+//! * [`model`]: the residual network (tch), [`config`] its serde configuration;
+//!   [`counted_material`]: the material balance counted from the input planes, which the
+//!   value head may read.
 //! * [`inference`]: batched evaluation for the search (probabilities over legal moves only);
 //!   [`search_evaluator`]: that evaluation as the search's `Evaluator`, on its own thread.
 //! * [`training_step`]: batches and losses for the trainer; [`working_copy`]: the bfloat16
@@ -24,6 +26,7 @@
 
 pub mod checkpoint;
 pub mod config;
+pub mod counted_material;
 pub mod error;
 #[cfg(any(test, feature = "fixtures"))]
 pub mod fixtures;

@@ -1,6 +1,8 @@
 //! The network: a residual convolutional trunk with KataGo-style global pooling, a fully
 //! convolutional policy head (the [`POLICY_PLANES`] planes of the move encoding), a
 //! win/draw/loss value head and two auxiliary heads (moves left, final material balance).
+//! Optionally the value head also reads the material counted from the input planes
+//! ([`crate::counted_material`]).
 //!
 //! The trunk has no batch normalisation: pre-activation residual blocks whose last convolution
 //! starts small (Fixup-style), so inference does not depend on batch statistics and the same
@@ -9,9 +11,12 @@
 use tch::nn::{self, Module};
 use tch::{Device, Kind, Tensor};
 
+use koshogi_rules::material::MATERIAL_TEMPERATURE;
+
 use crate::config::ModelConfig;
+use crate::counted_material;
 use crate::error::NnError;
-use crate::features::INPUT_PLANES;
+use crate::features::{INPUT_PLANES, PIECE_STATES};
 use crate::geometry::BOARD_SIZE;
 use crate::move_encoding::POLICY_PLANES;
 
@@ -171,6 +176,53 @@ struct ValueHead {
     hidden: nn::Linear,
     wdl: nn::Linear,
     aux: nn::Linear,
+    counted: Option<CountedMaterialInput>,
+}
+
+/// The value head's reading of the counted material (`ModelConfig::value_counts_material`):
+/// `m = tanh(balance / 10)` enters the hidden layer and the win/draw/loss logits through a
+/// learned weight each. The logits' weight starts at zero, so a new network's value starts as
+/// without it and the count's worth is learned, not assumed.
+#[derive(Debug)]
+struct CountedMaterialInput {
+    /// Each piece state's value (a buffer, not trained; `counted_material::VALUES_NAME`).
+    values: Tensor,
+    hidden: nn::Linear,
+    wdl: nn::Linear,
+}
+
+impl CountedMaterialInput {
+    fn new(path: nn::Path<'_>, value_hidden: i64) -> Self {
+        let values = path.zeros_no_train(counted_material::VALUES_NAME, &[PIECE_STATES as i64]);
+        tch::no_grad(|| {
+            let table = Tensor::from_slice(&counted_material::piece_state_values());
+            values
+                .shallow_clone()
+                .copy_(&table.to_device(values.device()));
+        });
+        let no_bias = nn::LinearConfig {
+            bias: false,
+            ..Default::default()
+        };
+        let zero = nn::LinearConfig {
+            ws_init: nn::Init::Const(0.0),
+            ..no_bias
+        };
+        CountedMaterialInput {
+            values,
+            hidden: nn::linear(&path / "material_hidden", 1, value_hidden, no_bias),
+            wdl: nn::linear(&path / "material_wdl", 1, 3, zero),
+        }
+    }
+
+    /// `[N, 1]` in `kind`: the mover's counted balance on the search's material scale.
+    fn reading(&self, features: &Tensor, kind: Kind) -> Tensor {
+        let balance = counted_material::counted_balance(features, &self.values);
+        (balance / f64::from(MATERIAL_TEMPERATURE))
+            .tanh()
+            .unsqueeze(1)
+            .to_kind(kind)
+    }
 }
 
 impl ValueHead {
@@ -186,15 +238,28 @@ impl ValueHead {
             hidden: nn::linear(&path / "hidden", 2 * v, h, Default::default()),
             wdl: nn::linear(&path / "wdl", h, 3, Default::default()),
             aux: nn::linear(&path / "aux", h, 2, Default::default()),
+            counted: config
+                .value_counts_material
+                .then(|| CountedMaterialInput::new(path, h)),
         }
     }
 
-    fn forward(&self, trunk: &Tensor) -> (Tensor, Tensor, Tensor) {
-        let hidden = global_pool(&trunk.apply(&self.features).relu_())
-            .apply(&self.hidden)
-            .relu_();
+    fn forward(&self, trunk: &Tensor, features: &Tensor) -> (Tensor, Tensor, Tensor) {
+        let mut hidden = global_pool(&trunk.apply(&self.features).relu_()).apply(&self.hidden);
+        let counted = self
+            .counted
+            .as_ref()
+            .map(|input| (input, input.reading(features, hidden.kind())));
+        if let Some((input, m)) = &counted {
+            hidden += m.apply(&input.hidden);
+        }
+        let hidden = hidden.relu_();
         let aux = hidden.apply(&self.aux);
-        (hidden.apply(&self.wdl), aux.select(1, 0), aux.select(1, 1))
+        let mut wdl = hidden.apply(&self.wdl);
+        if let Some((input, m)) = &counted {
+            wdl += m.apply(&input.wdl);
+        }
+        (wdl, aux.select(1, 0), aux.select(1, 1))
     }
 }
 
@@ -255,7 +320,7 @@ impl Network {
         }
         let trunk = xs.relu_();
         let policy = self.policy.forward(&trunk);
-        let (wdl_logits, moves_left, material) = self.value.forward(&trunk);
+        let (wdl_logits, moves_left, material) = self.value.forward(&trunk, features);
         NetworkOutput {
             policy,
             wdl_logits,

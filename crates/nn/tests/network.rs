@@ -591,3 +591,80 @@ fn a_trained_card_records_its_training_time() {
         None
     );
 }
+
+/// `value_counts_material`: the win/draw/loss logits move by exactly their weight times
+/// `tanh(balance / 10)` of the material counted on the board, the piece values are a buffer
+/// the optimiser never sees (not trainable, not counted as a parameter), and a checkpoint
+/// brings them back; a card that asks for the input refuses weights without it.
+#[test]
+fn the_value_head_reads_the_counted_material() {
+    use koshogi_rules::material::{material_value, search_balance};
+    tch::set_num_threads(1);
+    tch::manual_seed(11);
+    let plain = ModelConfig::tiny();
+    let config = ModelConfig {
+        value_counts_material: true,
+        ..plain.clone()
+    };
+    let model = Model::new(&config, Device::Cpu).unwrap();
+    let variables = model.vs.variables();
+    let values = &variables["value.material_values"];
+    assert!(!values.requires_grad());
+    assert_eq!(
+        model.parameter_count(),
+        Model::new(&plain, Device::Cpu).unwrap().parameter_count() + 16 + 3,
+        "the input adds one weight per hidden unit and per logit, and the table is no parameter"
+    );
+    // A new network's logits do not read the count yet.
+    assert_eq!(
+        variables["value.material_wdl.weight"]
+            .abs()
+            .max()
+            .double_value(&[]),
+        0.0
+    );
+
+    // Positions of a random game, some of them with a material lead for either side.
+    let options = RulesOptions::default();
+    let samples = positions(60);
+    let mut features = vec![0f32; samples.len() * FEATURE_LEN];
+    for ((position, _), chunk) in samples.iter().zip(features.chunks_exact_mut(FEATURE_LEN)) {
+        encode_position(&FeatureInput::from_position(position, &options), chunk).unwrap();
+    }
+    let input =
+        Tensor::from_slice(&features).view([samples.len() as i64, INPUT_PLANES as i64, 19, 19]);
+    let before = model.network.forward(&input).wdl_logits;
+    let weight = [0.5f32, -0.25, 2.0];
+    tch::no_grad(|| {
+        variables["value.material_wdl.weight"]
+            .shallow_clone()
+            .copy_(&Tensor::from_slice(&weight).view([3, 1]));
+    });
+    let after = model.network.forward(&input).wdl_logits;
+    let moved = Vec::<Vec<f32>>::try_from(after - before).unwrap();
+    let mut unbalanced = 0;
+    for ((position, _), row) in samples.iter().zip(&moved) {
+        let m = material_value(search_balance(position));
+        unbalanced += usize::from(m != 0.0);
+        for (k, w) in weight.iter().enumerate() {
+            assert!(
+                (row[k] - w * m).abs() < 1e-5,
+                "logit {k}: {} vs {}",
+                row[k],
+                w * m
+            );
+        }
+    }
+    assert!(unbalanced > 0, "the game should unbalance the material");
+
+    let dir = tempfile::tempdir().unwrap();
+    let card_path = dir.path().join("model.json");
+    checkpoint::save(&model, &card_path, 1, serde_json::json!({})).unwrap();
+    let (loaded, _) = checkpoint::load(&card_path, Device::Cpu).unwrap();
+    let reloaded = loaded.vs.variables();
+    assert!(reloaded["value.material_values"].equal(values));
+    let again = loaded.network.forward(&input).wdl_logits;
+    let after = model.network.forward(&input).wdl_logits;
+    assert!(again.allclose(&after, 1e-6, 1e-6, false));
+    assert!(checkpoint::load_expecting(&card_path, Device::Cpu, &plain).is_err());
+}

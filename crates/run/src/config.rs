@@ -297,7 +297,13 @@ mod tests {
             c.model.blocks = cpu.model.blocks;
             c.model.channels = cpu.model.channels;
         }
-        let levers: [Lever; 5] = [
+        let levers: [Lever; 6] = [
+            (
+                "counted-material.toml",
+                "value_counts_material",
+                |c| c.model.value_counts_material,
+                |c, cpu| c.model.value_counts_material = cpu.model.value_counts_material,
+            ),
             (
                 "ema.toml",
                 "ema_decay",
