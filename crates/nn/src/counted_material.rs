@@ -57,7 +57,7 @@ pub fn counted_balance(features: &Tensor, values: &Tensor) -> Tensor {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::features::{encode_position, FeatureInput, FEATURE_LEN, INPUT_PLANES};
+    use crate::features::{encode_batch, FeatureInput, FEATURE_LEN, INPUT_PLANES};
     use koshogi_rules::material::search_balance;
     use koshogi_rules::{Game, RulesOptions};
 
@@ -75,24 +75,24 @@ mod tests {
     fn the_count_from_the_planes_is_the_search_balance() {
         let options = RulesOptions::default();
         let mut game = Game::new(options);
-        let (mut features, mut expected) = (Vec::new(), Vec::new());
+        let mut positions = Vec::new();
         let mut state = 99u64;
         for _ in 0..400 {
             if game.outcome().is_some() {
                 break;
             }
-            let mut planes = vec![0f32; FEATURE_LEN];
-            encode_position(
-                &FeatureInput::from_position(game.position(), &options),
-                &mut planes,
-            )
-            .unwrap();
-            features.extend(planes);
-            expected.push(search_balance(game.position()));
+            positions.push(game.position().clone());
             let moves = game.legal_moves();
             state = state.wrapping_mul(6364136223846793005).wrapping_add(1);
             game.play(moves[(state >> 33) as usize % moves.len()]);
         }
+        let expected: Vec<f32> = positions.iter().map(search_balance).collect();
+        let inputs: Vec<FeatureInput<'_>> = positions
+            .iter()
+            .map(|position| FeatureInput::from_position(position, &options))
+            .collect();
+        let mut features = vec![0f32; positions.len() * FEATURE_LEN];
+        encode_batch(&inputs, &mut features).unwrap();
         assert!(
             expected.iter().any(|b| *b > 0.0) && expected.iter().any(|b| *b < 0.0),
             "the game should unbalance the material both ways"

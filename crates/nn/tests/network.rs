@@ -3,7 +3,9 @@
 //! and reject mismatches, and a training step lowers the loss.
 
 use koshogi_nn::checkpoint;
-use koshogi_nn::features::{encode_position, FeatureInput, FEATURE_LEN, INPUT_PLANES};
+use koshogi_nn::features::{
+    encode_batch, encode_position, FeatureInput, FEATURE_LEN, INPUT_PLANES,
+};
 use koshogi_nn::geometry::POINTS;
 use koshogi_nn::move_encoding::{encode_moves, MoveLegs, POLICY_PLANES};
 use koshogi_nn::{
@@ -627,10 +629,12 @@ fn the_value_head_reads_the_counted_material() {
     // Positions of a random game, some of them with a material lead for either side.
     let options = RulesOptions::default();
     let samples = positions(60);
+    let inputs: Vec<FeatureInput<'_>> = samples
+        .iter()
+        .map(|(position, _)| FeatureInput::from_position(position, &options))
+        .collect();
     let mut features = vec![0f32; samples.len() * FEATURE_LEN];
-    for ((position, _), chunk) in samples.iter().zip(features.chunks_exact_mut(FEATURE_LEN)) {
-        encode_position(&FeatureInput::from_position(position, &options), chunk).unwrap();
-    }
+    encode_batch(&inputs, &mut features).unwrap();
     let input =
         Tensor::from_slice(&features).view([samples.len() as i64, INPUT_PLANES as i64, 19, 19]);
     let before = model.network.forward(&input).wdl_logits;
