@@ -15,6 +15,9 @@ use crate::fixed_opponent::FixedOpponent;
 /// margin (the default is 4,096).
 pub const MAX_POSITIONS_PER_SHARD: usize = 16_384;
 
+/// Bounds the resignation calibration's memory (a window of audited sides, 8 bytes each).
+pub const MAX_CALIBRATION_WINDOW: u32 = 100_000;
+
 /// How self-play games are played and what is recorded.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -144,6 +147,12 @@ pub struct ResignConfig {
     pub disabled_fraction: f32,
     /// No resignation before this ply (values of an untrained network are noise early on).
     pub min_ply: u32,
+    /// When set, `threshold` is only where resignation starts and the lowest it may go: the
+    /// pool resigns at the lowest threshold at which at most this fraction of the audit games'
+    /// would-be resignations were false (`crate::resign_calibration`). Unset: a fixed threshold.
+    pub max_false_rate: Option<f32>,
+    /// How many audited sides (the latest) the calibration weighs.
+    pub calibration_window: u32,
 }
 
 impl Default for ResignConfig {
@@ -154,6 +163,8 @@ impl Default for ResignConfig {
             consecutive_moves: 6,
             disabled_fraction: 0.1,
             min_ply: 40,
+            max_false_rate: None,
+            calibration_window: 200,
         }
     }
 }
@@ -273,6 +284,25 @@ impl SelfplayConfig {
         }
         if !(0.0..=1.0).contains(&self.resign.threshold) {
             return bad("resign.threshold", "must lie in [0, 1]");
+        }
+        if self
+            .resign
+            .max_false_rate
+            .is_some_and(|rate| !(0.0..=1.0).contains(&rate))
+        {
+            return bad("resign.max_false_rate", "must lie in [0, 1]");
+        }
+        if !(1..=MAX_CALIBRATION_WINDOW).contains(&self.resign.calibration_window) {
+            return bad(
+                "resign.calibration_window",
+                &format!("must be in 1..={MAX_CALIBRATION_WINDOW}"),
+            );
+        }
+        if self.resign.max_false_rate.is_some() && self.resign.disabled_fraction == 0.0 {
+            return bad(
+                "resign.max_false_rate",
+                "needs audit games to calibrate on (resign.disabled_fraction > 0)",
+            );
         }
         if !(1..=MAX_POSITIONS_PER_SHARD).contains(&self.positions_per_shard) {
             return bad(
@@ -407,5 +437,34 @@ mod tests {
             (MAX_POSITIONS_PER_SHARD * bytes_per_position) as u64 * 4
                 < koshogi_replay::MAX_SHARD_BYTES
         );
+    }
+
+    #[test]
+    fn a_calibrated_resignation_needs_a_rate_a_window_and_audit_games() {
+        type Edit = fn(&mut ResignConfig);
+        let cases: [(Edit, &str); 4] = [
+            (|r| r.max_false_rate = Some(1.5), "must lie in [0, 1]"),
+            (|r| r.max_false_rate = Some(f32::NAN), "must lie in [0, 1]"),
+            (|r| r.calibration_window = 0, "calibration_window"),
+            (
+                |r| {
+                    r.max_false_rate = Some(0.05);
+                    r.disabled_fraction = 0.0;
+                },
+                "needs audit games",
+            ),
+        ];
+        for (edit, message) in cases {
+            let mut config = SelfplayConfig::default();
+            edit(&mut config.resign);
+            let error = config.validate().unwrap_err().to_string();
+            assert!(error.contains(message), "{error}");
+        }
+        let mut calibrated = SelfplayConfig::default();
+        calibrated.resign.max_false_rate = Some(0.05);
+        calibrated.validate().unwrap();
+        let parsed: ResignConfig = toml::from_str("max_false_rate = 0.05").unwrap();
+        assert_eq!(parsed.max_false_rate, Some(0.05));
+        assert_eq!(parsed.calibration_window, 200);
     }
 }

@@ -13,6 +13,7 @@ pub mod policy_target;
 pub mod pool;
 pub mod pool_opponent;
 pub mod resign;
+pub mod resign_calibration;
 pub mod stats;
 pub mod worker;
 pub mod worker_id;

@@ -10,6 +10,7 @@ use koshogi_mcts::{EvalError, EvalRequest, EvalThread, Evaluation, Evaluator};
 use koshogi_replay::ShardDir;
 use koshogi_rules::Game;
 
+use crate::resign_calibration::ResignCalibration;
 use crate::stats::SelfplayStats;
 use crate::worker::{run_worker, WorkerContext};
 use crate::SelfplayError;
@@ -49,11 +50,13 @@ where
     ctx.config.validate()?;
     // One per process: separate handles on one directory could hand two workers one sequence.
     let shards = ShardDir::for_run(&ctx.run_dir)?;
+    let resign = Arc::new(ResignCalibration::new(&ctx.config.resign));
     std::thread::scope(|scope| {
         let handles: Vec<_> = (0..ctx.config.workers)
             .map(|worker| {
                 let make = make_evaluator.clone();
                 let shards = shards.clone();
+                let resign = resign.clone();
                 std::thread::Builder::new()
                     .name(format!("selfplay-{worker}"))
                     .spawn_scoped(scope, move || {
@@ -61,7 +64,7 @@ where
                         let eval = EvalThread::spawn(move || {
                             make(worker).map(|inner| CountingEvaluator { inner, stats })
                         })?;
-                        run_worker(worker, ctx, eval, shards)
+                        run_worker(worker, ctx, eval, shards, resign)
                     })
                     .map_err(|e| SelfplayError::Config(format!("cannot start worker thread: {e}")))
             })

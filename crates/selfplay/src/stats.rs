@@ -20,6 +20,9 @@ pub struct SelfplayTotals {
     pub resign_audits: u64,
     /// ... and in which that side then did not lose.
     pub false_resignations: u64,
+    /// The resignation threshold in force at the latest finished game (moves with
+    /// `selfplay.resign.max_false_rate`; 0 before the first game).
+    pub resign_threshold: f32,
     pub plies: u64,
     /// Positions written to shards (all moves), and those of them with a policy target.
     pub positions: u64,
@@ -128,6 +131,7 @@ impl SelfplayStats {
             ("selfplay/adjudicated_rate", t.adjudicated as f64 / games),
             ("selfplay/resign_rate", t.resignations as f64 / games),
             ("selfplay/false_resign_rate", t.false_resignation_rate()),
+            ("selfplay/resign_threshold", f64::from(t.resign_threshold)),
             ("selfplay/mean_batch_fill", t.mean_batch_fill()),
             ("selfplay/nn_evals_per_s", t.evaluated as f64 / secs),
             ("selfplay/opponent_score", t.opponent_score()),
@@ -140,7 +144,7 @@ impl SelfplayStats {
         let secs = self.elapsed().as_secs_f64().max(1e-9);
         format!(
             "{} games ({:.3}/s), {} positions ({:.1}/s), mean length {:.0}, B/W/D {}/{}/{} ({} at cap), \
-             resigned {}, false resign {}/{}, batch fill {:.0}%, {:.0} evals/s{}",
+             resigned {} (at {:.3}), false resign {}/{}, batch fill {:.0}%, {:.0} evals/s{}",
             t.games,
             t.games as f64 / secs,
             t.positions,
@@ -151,6 +155,7 @@ impl SelfplayStats {
             t.draws,
             t.adjudicated,
             t.resignations,
+            t.resign_threshold,
             t.false_resignations,
             t.resign_audits,
             100.0 * t.mean_batch_fill(),

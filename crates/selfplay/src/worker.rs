@@ -24,6 +24,7 @@ use crate::fixed_opponent::FixedOpponent;
 use crate::policy_target::sparse_policy_target;
 use crate::pool_opponent::{pick_pool_step, PoolPlayer, PoolRuntime};
 use crate::resign::ResignTracker;
+use crate::resign_calibration::ResignCalibration;
 use crate::stats::SelfplayStats;
 use crate::SelfplayError;
 
@@ -149,12 +150,14 @@ struct GameInProgress {
 /// Runs one worker until its games are done (budget spent or stop requested and in-flight
 /// games finished). `eval` must already hold the network. `shards` is the run's shard
 /// directory, opened once per process and shared by its workers (its lock keeps their sequence
-/// numbers unique and in the order their shards become visible).
+/// numbers unique and in the order their shards become visible); `resign` is the process's
+/// resignation threshold, which every worker's audit games calibrate.
 pub fn run_worker(
     worker: usize,
     ctx: &WorkerContext,
     eval: EvalThread<Game>,
     shards: Arc<ShardDir>,
+    resign: Arc<ResignCalibration>,
 ) -> Result<(), SelfplayError> {
     ctx.config.validate()?;
     if worker >= ctx.model.workers() {
@@ -163,7 +166,7 @@ pub fn run_worker(
             ctx.model.workers()
         )));
     }
-    let mut state = WorkerState::open(worker, ctx, shards)?;
+    let mut state = WorkerState::open(worker, ctx, shards, resign)?;
     let mut driver = SearchDriver::new(eval, ctx.driver.clone());
     let mut searches = Vec::new();
     let mut games = Vec::new();
@@ -216,6 +219,7 @@ struct WorkerState<'a> {
     games_dir: PathBuf,
     /// The `pool` opponent's player, started with the first pool game.
     pool: Option<PoolPlayer>,
+    resign: Arc<ResignCalibration>,
 }
 
 impl<'a> WorkerState<'a> {
@@ -223,6 +227,7 @@ impl<'a> WorkerState<'a> {
         worker: usize,
         ctx: &'a WorkerContext,
         shard_dir: Arc<ShardDir>,
+        resign: Arc<ResignCalibration>,
     ) -> Result<Self, SelfplayError> {
         let mut rng = ChaCha8Rng::seed_from_u64(
             ctx.seed ^ (worker as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15),
@@ -249,6 +254,7 @@ impl<'a> WorkerState<'a> {
             writer,
             games_dir,
             pool: None,
+            resign,
         })
     }
 
@@ -399,7 +405,11 @@ impl<'a> WorkerState<'a> {
             },
         );
 
-        if game.resign.observe(&ctx.config.resign, mover, ply, value) {
+        let threshold = self.resign.threshold();
+        if game
+            .resign
+            .observe(&ctx.config.resign, threshold, mover, ply, value)
+        {
             let resignation = Outcome::Win {
                 winner: mover.opposite(),
                 reason: WinReason::Resignation,
@@ -440,6 +450,12 @@ impl<'a> WorkerState<'a> {
         }
 
         let audit = game.resign.false_resignation(outcome.winner());
+        let audited = game.resign.audited_sides(outcome.winner());
+        let threshold = if audited.is_empty() {
+            self.resign.threshold()
+        } else {
+            self.resign.record(&audited)
+        };
         let full = records.iter().filter(|r| r.full_search).count() as u64;
         ctx.stats.update(|t| {
             t.games += 1;
@@ -467,6 +483,7 @@ impl<'a> WorkerState<'a> {
                 t.resign_audits += 1;
                 t.false_resignations += u64::from(wrong);
             }
+            t.resign_threshold = threshold;
             if let Some((side, opponent)) = game.opponent {
                 if t.opponent != Some(opponent) {
                     // A new stage of the schedule: the score is against this opponent only.

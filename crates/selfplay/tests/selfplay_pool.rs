@@ -380,3 +380,71 @@ fn games_against_greedy_record_only_the_networks_positions() {
     }
     assert_eq!(positions, totals.positions);
 }
+
+/// Black believes every position lost, White every position won: in games that end at the ply
+/// cap (draws), Black's would-be resignations are all false.
+struct BlackDespairs;
+
+impl koshogi_mcts::Evaluator<Game> for BlackDespairs {
+    fn evaluate(
+        &mut self,
+        requests: &[koshogi_mcts::EvalRequest<Game>],
+        out: &mut Vec<koshogi_mcts::Evaluation>,
+    ) -> Result<(), koshogi_mcts::EvalError> {
+        out.extend(requests.iter().map(|r| {
+            let black = r.position.position.side_to_move() == Color::Black;
+            koshogi_mcts::Evaluation {
+                priors: vec![1.0; r.moves.len()],
+                wdl: koshogi_mcts::Wdl::from_scalar(if black { -1.0 } else { 1.0 }),
+            }
+        }));
+        Ok(())
+    }
+}
+
+#[test]
+fn audit_games_with_false_resignations_raise_a_calibrated_threshold_and_nobody_resigns() {
+    let resign = |max_false_rate| ResignConfig {
+        enabled: true,
+        threshold: 0.5,
+        consecutive_moves: 2,
+        disabled_fraction: 0.5,
+        min_ply: 4,
+        max_false_rate,
+        calibration_window: 50,
+    };
+    let play = |max_false_rate| {
+        let dir = tempfile::tempdir().unwrap();
+        let config = SelfplayConfig {
+            games_per_worker: 1,
+            resign: resign(max_false_rate),
+            ..small_config()
+        };
+        let ctx = context(dir.path(), 12, config);
+        run_pool(&ctx, |_| Ok(BlackDespairs)).unwrap();
+        ctx.stats.snapshot()
+    };
+
+    // A fixed threshold: Black resigns every game it may, and every audit says that was false.
+    let fixed = play(None);
+    assert_eq!(fixed.games, 12);
+    assert_eq!(fixed.resign_threshold, 0.5);
+    assert!(fixed.resign_audits > 0, "{fixed:?}");
+    assert_eq!(fixed.false_resignations, fixed.resign_audits, "{fixed:?}");
+    assert_eq!(
+        fixed.resignations + fixed.resign_audits,
+        12,
+        "every game either resigned or was audited: {fixed:?}"
+    );
+
+    // Calibrated: after the first audit game the threshold sits at Black's despair, so no game
+    // resigns after it (one game at a time, so only games before the first audit may).
+    let calibrated = play(Some(0.05));
+    assert_eq!(calibrated.games, 12);
+    assert!(calibrated.resign_threshold > 0.9, "{calibrated:?}");
+    assert!(calibrated.resign_audits > 0, "{calibrated:?}");
+    assert!(
+        calibrated.resignations < fixed.resignations,
+        "{calibrated:?} against {fixed:?}"
+    );
+}
