@@ -173,9 +173,14 @@ fn diagnose_reads_a_runs_shards_and_a_checkpoint() {
         "White to move (",
         "network on ",
         "played captures that won material",
+        "== resignation over all ",
+        " resigned; ",
     ] {
         assert!(out.contains(expected), "missing {expected:?} in\n{out}");
     }
+    let out = koshogi(&["diagnose", "--run", run_str, "--max-false-rate", "2"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--max-false-rate must lie in [0, 1]"));
     // Without shards it is a clear error, not a panic.
     let empty = dir.path().join("empty");
     std::fs::create_dir_all(empty.join("shards")).unwrap();

@@ -108,15 +108,20 @@ pub fn encode_position(position: &Position) -> [u8; BOARD_BYTES] {
     bytes
 }
 
+/// The side to move stored in `bytes` (without decoding the points).
+pub fn side_to_move(bytes: &[u8; BOARD_BYTES]) -> Result<Color, BoardDecodeError> {
+    match bytes[POINTS] {
+        0 => Ok(Color::Black),
+        1 => Ok(Color::White),
+        other => Err(BoardDecodeError::BadSideToMove(other)),
+    }
+}
+
 /// Rebuilds the position stored in `bytes`, at ply `ply`; rejects bytes no legal piece state has
 /// (the same states KSFEN rejects: a promoted flag on a type that cannot carry one, or a
 /// promoted-only type without it).
 pub fn decode_position(bytes: &[u8; BOARD_BYTES], ply: u32) -> Result<Position, BoardDecodeError> {
-    let side = match bytes[POINTS] {
-        0 => Color::Black,
-        1 => Color::White,
-        other => return Err(BoardDecodeError::BadSideToMove(other)),
-    };
+    let side = side_to_move(bytes)?;
     let mut position = Position::empty(side);
     for (point, &byte) in bytes[..POINTS].iter().enumerate() {
         let code = PointCode::decode(byte)

@@ -40,7 +40,7 @@ pub mod training_positions;
 pub mod writer;
 
 pub use board::{
-    decode_position, encode_position, BoardDecodeError, PointCode, BOARD_BYTES,
+    decode_position, encode_position, side_to_move, BoardDecodeError, PointCode, BOARD_BYTES,
     BOARD_ENCODING_VERSION,
 };
 pub use end_reason::EndReason;

@@ -14,6 +14,7 @@ pub mod pool;
 pub mod pool_opponent;
 pub mod resign;
 pub mod resign_calibration;
+pub mod resign_review;
 pub mod stats;
 pub mod worker;
 pub mod worker_id;
@@ -46,6 +47,8 @@ pub enum SelfplayError {
     Shard(#[from] koshogi_replay::ShardError),
     #[error("game record: {0}")]
     Record(String),
+    #[error("{}: {message}", path.display())]
+    BadShard { path: PathBuf, message: String },
     #[error("worker {0} panicked")]
     WorkerPanicked(usize),
 }

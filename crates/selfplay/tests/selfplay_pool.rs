@@ -448,3 +448,49 @@ fn audit_games_with_false_resignations_raise_a_calibrated_threshold_and_nobody_r
         "{calibrated:?} against {fixed:?}"
     );
 }
+
+#[test]
+fn the_review_of_a_runs_shards_replays_its_resignation_audit_exactly() {
+    use koshogi_selfplay::resign_review::review_resignations;
+    let dir = tempfile::tempdir().unwrap();
+    let resign = ResignConfig {
+        enabled: true,
+        threshold: 0.5,
+        consecutive_moves: 2,
+        disabled_fraction: 0.5,
+        min_ply: 4,
+        ..ResignConfig::default()
+    };
+    let config = SelfplayConfig {
+        games_per_worker: 1,
+        resign: resign.clone(),
+        ..small_config()
+    };
+    let ctx = context(dir.path(), 12, config);
+    run_pool(&ctx, |_| Ok(BlackDespairs)).unwrap();
+    let totals = ctx.stats.snapshot();
+    let shards: Vec<_> = list_shards(&shards_dir(dir.path()))
+        .unwrap()
+        .into_iter()
+        .map(|f| f.path)
+        .collect();
+
+    // Anything goes: the review counts what the pool counted, and every resignation stays.
+    let lenient = review_resignations(&shards, &resign, 1.0).unwrap();
+    assert_eq!(lenient.games, totals.games);
+    assert_eq!(lenient.resignations, totals.resignations);
+    assert_eq!(lenient.audited_games, totals.resign_audits);
+    assert_eq!(lenient.false_resignations, totals.false_resignations);
+    assert_eq!(lenient.kept_resignations, totals.resignations);
+    assert!(lenient.thresholds.iter().all(|&t| t == 0.5));
+    assert_eq!(lenient.thresholds.len() as u64, totals.resign_audits);
+
+    // At 5 %: Black's false despair lifts the threshold to 1 at the first audit game, and only
+    // the resignations written before it stay.
+    let strict = review_resignations(&shards, &resign, 0.05).unwrap();
+    assert!(strict.thresholds.iter().all(|&t| t == 1.0), "{strict:?}");
+    assert!(strict.kept_resignations < totals.resignations, "{strict:?}");
+
+    let bad = review_resignations(&shards, &resign, 1.5).unwrap_err();
+    assert!(bad.to_string().contains("[0, 1]"), "{bad}");
+}

@@ -8,7 +8,9 @@
 //! * the value targets from each side's view (game result, search value, material outlook);
 //! * with `--checkpoint`, the network's own view of the same positions: its value against
 //!   the targets, its policy mass on passes and captures, and its value just before and just
-//!   after a capture that won material (does it see the capture coming?).
+//!   after a capture that won material (does it see the capture coming?);
+//! * over all the shards, the resignations: how many were checked and false, and what
+//!   `selfplay.resign.max_false_rate` would have made of them (`koshogi_selfplay::resign_review`).
 
 use std::path::PathBuf;
 
@@ -22,6 +24,7 @@ use koshogi_train::diagnosis::{
 };
 
 use koshogi_run::RunConfig;
+use koshogi_selfplay::resign_review::{review_resignations, ResignReview};
 
 #[derive(Args, Debug)]
 pub struct DiagnoseArgs {
@@ -41,11 +44,18 @@ pub struct DiagnoseArgs {
     #[arg(long, default_value_t = 8,
           value_parser = clap::value_parser!(u32).range(1..=koshogi_train::config::MAX_OUTLOOK_PLIES as i64))]
     pub outlook_plies: u32,
+    /// The false-resignation rate the resignation review calibrates to (as
+    /// `selfplay.resign.max_false_rate`).
+    #[arg(long, default_value_t = 0.05, value_name = "RATE")]
+    pub max_false_rate: f32,
 }
 
 pub fn run(args: DiagnoseArgs) -> Result<()> {
     if args.shards == 0 {
         bail!("--shards must be at least 1");
+    }
+    if !(0.0..=1.0).contains(&args.max_false_rate) {
+        bail!("--max-false-rate must lie in [0, 1]");
     }
     koshogi_run::require_local_run(&args.run)?;
     let (config, _) = RunConfig::load(&RunLayout::new(&args.run).config_file())
@@ -89,7 +99,47 @@ pub fn run(args: DiagnoseArgs) -> Result<()> {
             print_network_stats(&stats);
         }
     }
+    let resign = &config.selfplay.resign;
+    println!(
+        "== resignation over all {} shard(s): threshold {}, {} consecutive moves, from ply {}{}",
+        paths.len(),
+        resign.threshold,
+        resign.consecutive_moves,
+        resign.min_ply,
+        if resign.enabled {
+            ""
+        } else {
+            " (off in this run: reviewed as if on)"
+        }
+    );
+    let review = review_resignations(&paths, resign, args.max_false_rate)?;
+    print_resign_review(&review, args.max_false_rate);
     Ok(())
+}
+
+fn print_resign_review(r: &ResignReview, max_false_rate: f32) {
+    println!(
+        "  {} games, {} resigned; {} played out with a side that would have resigned, {} of them not lost ({:.1} %)",
+        r.games,
+        r.resignations,
+        r.audited_games,
+        r.false_resignations,
+        percent(r.false_resignations, r.audited_games)
+    );
+    let Some(last) = r.thresholds.last() else {
+        println!("  no audit game to calibrate on");
+        return;
+    };
+    let trace: Vec<String> = r.thresholds.iter().map(|t| format!("{t:.3}")).collect();
+    println!(
+        "  calibrated to {:.0} % false: threshold {last:.3} after the last audit game (after each: {})",
+        100.0 * max_false_rate,
+        trace.join(" ")
+    );
+    println!(
+        "  of the {} resignations, the calibrated threshold in force would have kept {} (search values are stored as float16)",
+        r.resignations, r.kept_resignations
+    );
 }
 
 fn print_target_stats(s: &TargetStats) {
