@@ -130,11 +130,23 @@ fn print_resign_review(r: &ResignReview, max_false_rate: f32) {
         println!("  no audit game to calibrate on");
         return;
     };
-    let trace: Vec<String> = r.thresholds.iter().map(|t| format!("{t:.3}")).collect();
+    // A long run has thousands of audit games: show at most a dozen, evenly spread.
+    let n = r.thresholds.len();
+    let shown = n.min(12);
+    let trace: Vec<String> = (0..shown)
+        .map(|i| {
+            if shown == 1 {
+                0
+            } else {
+                i * (n - 1) / (shown - 1)
+            }
+        })
+        .map(|i| format!("#{} {:.3}", i + 1, r.thresholds[i]))
+        .collect();
     println!(
-        "  calibrated to {:.0} % false: threshold {last:.3} after the last audit game (after each: {})",
+        "  calibrated to {:.0} % false: threshold {last:.3} after the last of {n} audit games (after audit game {})",
         100.0 * max_false_rate,
-        trace.join(" ")
+        trace.join(", ")
     );
     println!(
         "  of the {} resignations, the calibrated threshold in force would have kept {} (search values are stored as float16)",
