@@ -72,20 +72,18 @@ impl ResignTracker {
             return false;
         }
         let run = config.consecutive_moves.max(1) as usize;
-        if self.audit {
+        // Plies only grow within a game, so the window fills from `min_ply` on and never
+        // needs clearing.
+        if self.audit && ply >= config.min_ply {
             let recent = &mut self.recent[mover.index()];
-            if ply >= config.min_ply {
-                if recent.len() == run {
-                    recent.pop_front();
-                }
-                recent.push_back(-value);
-                if recent.len() == run {
-                    let least = recent.iter().copied().fold(f32::INFINITY, f32::min);
-                    let depth = &mut self.depth[mover.index()];
-                    *depth = Some(depth.map_or(least, |d| d.max(least)));
-                }
-            } else {
-                recent.clear();
+            if recent.len() == run {
+                recent.pop_front();
+            }
+            recent.push_back(-value);
+            if recent.len() == run {
+                let least = recent.iter().copied().fold(f32::INFINITY, f32::min);
+                let depth = &mut self.depth[mover.index()];
+                *depth = Some(depth.map_or(least, |d| d.max(least)));
             }
         }
         let streak = &mut self.streak[mover.index()];
