@@ -53,7 +53,7 @@ class Batch:
     """One training batch: what `TrainingBatchBuilder` builds in Rust, padded to the batch's
     largest legal-move and leg counts."""
 
-    features: torch.Tensor       # float32 [B, 140, 19, 19]
+    features: torch.Tensor       # float32 [B, 142, 19, 19]
     leg_index: torch.Tensor      # int64 [B, M, K]: flat policy index per leg, POLICY_WIDTH = padding
     move_mask: torch.Tensor      # bool [B, M]: slot holds a legal move
     policy_target: torch.Tensor  # float32 [B, M]
@@ -135,7 +135,7 @@ class EncodedFile:
         return self.positions
 
     def features(self, rows) -> torch.Tensor:
-        """float32 [B, 140, 19, 19] input planes of `rows`, exactly as the Rust encoder makes
+        """float32 [B, 142, 19, 19] input planes of `rows`, exactly as the Rust encoder makes
         them (docs/input-features.md)."""
         rows = np.asarray(rows)
         bits = np.unpackbits(self.arrays["planes_packed"][rows], axis=2, count=POINTS)

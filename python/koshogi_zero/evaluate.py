@@ -4,7 +4,7 @@
 
 MODEL is a checkpoint (step directory or model.json) or an export directory. The second
 argument is a `koshogi encode <KSFEN|startpos> --out DIR` directory (features.npy and
-moves.json: the legal moves are ranked too) or any float32 [N, 140, 19, 19] .npy file.
+moves.json: the legal moves are ranked too) or any float32 [N, 142, 19, 19] .npy file.
 `--out` writes the raw outputs (policy [N, 299, 19, 19], wdl_logits [N, 3], moves_left [N],
 material [N]) to an .npz file.
 """

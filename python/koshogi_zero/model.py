@@ -7,7 +7,7 @@ its outputs equal the Rust model's (tested to 1e-5 on real positions). `save_che
 a checkpoint the Rust side loads (`koshogi play --model`, `koshogi arena`, `koshogi export`).
 
 Architecture (docs/network.md):
-* stem: conv k x k, 140 -> C (k = stem_kernel);
+* stem: conv k x k, 142 -> C (k = stem_kernel);
 * `blocks` pre-activation residual blocks `x + conv2(relu(conv1(relu(x))))`, 3 x 3, no batch
   norm; in every `global_pool_every`-th block the last `global_pool_channels` outputs of conv1
   are pooled over the board (mean, max) and a linear layer turns them into biases for the
@@ -39,11 +39,11 @@ from torch import nn
 
 from .errors import KoshogiError
 
-INPUT_PLANES = 140
+INPUT_PLANES = 142
 POLICY_PLANES = 299
 BOARD_SIZE = 19
 POINTS = BOARD_SIZE * BOARD_SIZE
-FEATURE_VERSION = 1
+FEATURE_VERSION = 2
 MOVE_ENCODING_VERSION = 1
 #: The moves-left head predicts remaining plies / MOVES_LEFT_SCALE.
 MOVES_LEFT_SCALE = 256.0
@@ -83,6 +83,9 @@ class ModelConfig:
     material_utility: float = 0.0
     material_relative: bool = False
     value_counts_material: bool = False
+    # The input's attack planes (140, 141) are filled: the network itself is the same, the
+    # encoder (`koshogi encode --attack-planes`, the shard export) must fill them.
+    attack_planes: bool = False
 
     @classmethod
     def from_dict(cls, architecture: Any, where: str = "architecture") -> "ModelConfig":
@@ -237,7 +240,7 @@ class ValueHead(nn.Module):
 
 
 class KoshogiNet(nn.Module):
-    """The network. `forward(features)` takes float32 [N, 140, 19, 19] (docs/input-features.md)
+    """The network. `forward(features)` takes float32 [N, 142, 19, 19] (docs/input-features.md)
     and returns a `NetworkOutput`. Parameter names equal the Rust model's tensor names
     (`stem.weight`, `block0.conv1.weight`, ..., `value.aux.bias`)."""
 
@@ -463,7 +466,7 @@ def _commit(tmp: str, target: str) -> None:
 
 
 def load_features(path: str) -> torch.Tensor:
-    """A float32 [N, 140, 19, 19] `.npy` file (`koshogi encode ... --out DIR` writes
+    """A float32 [N, 142, 19, 19] `.npy` file (`koshogi encode ... --out DIR` writes
     DIR/features.npy)."""
     import numpy as np
 

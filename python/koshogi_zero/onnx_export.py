@@ -5,7 +5,7 @@
 MODEL is a checkpoint (step directory or model.json) or an export directory;
 `koshogi export --format onnx` runs this on its own export directory. The graph comes from
 the Python twin (`koshogi_zero.model`) through `torch.onnx.export(..., dynamo=True)` (the
-`torch.export` based exporter), weights embedded. Input `features` float32 [N, 140, 19, 19];
+`torch.export` based exporter), weights embedded. Input `features` float32 [N, 142, 19, 19];
 outputs `policy` [N, 299, 19, 19], `wdl_logits` [N, 3], `moves_left` [N], `material` [N]
 (docs/export.md). After writing, the file is loaded with onnxruntime and run at two batch
 sizes against the twin; a difference above `--tolerance` is an error. Needs onnx, onnxscript

@@ -278,10 +278,16 @@ fn bench_encoding(args: &NnBenchOptions, out: &mut impl Write) -> Result<(), Ben
             &mut buffer,
         )
     })?;
+    let with_attacks = calls_per_second(budget, 10, || {
+        encode_position(
+            &FeatureInput::from_position(&position, &options).with_attack_planes(true),
+            &mut buffer,
+        )
+    })?;
     let encode = calls_per_second(budget, 10, || encode_moves(&position, &moves, &mut legs))?;
     writeln!(
         out,
-        "host encoding (one thread): features {features:.0} positions/s, move legs {encode:.0} positions/s ({} moves each)",
+        "host encoding (one thread): features {features:.0} positions/s ({with_attacks:.0} with attack planes), move legs {encode:.0} positions/s ({} moves each)",
         moves.len()
     )?;
     Ok(())

@@ -4,15 +4,17 @@
 //! The board is turned 180° for White (see [`crate::geometry`]) and pieces are split by owner
 //! *relative to the mover*, so a position and its colour-flipped twin produce identical
 //! features: the network never has to learn the same thing twice. Encoding writes into a
-//! caller-provided buffer and allocates nothing.
+//! caller-provided buffer; the optional attack planes reuse one move buffer per thread.
 
-use koshogi_rules::{Color, PieceKind, Position, RulesOptions, Square};
+use std::cell::RefCell;
+
+use koshogi_rules::{Color, Move, PieceKind, Position, RulesOptions, Square};
 
 use crate::error::EncodingError;
 use crate::geometry::{to_mover_frame, BOARD_SIZE, POINTS};
 
 /// Version of the plane layout; bump on any change (checkpoints record it).
-pub const FEATURE_VERSION: u32 = 1;
+pub const FEATURE_VERSION: u32 = 2;
 
 /// Piece states per owner: 34 initial types unpromoted, 7 initial types promoted, 23
 /// promoted-only types.
@@ -42,8 +44,19 @@ pub const REPEATED_THRICE: usize = OWN_IMMOBILIZED + 9;
 pub const PLY_FRACTION: usize = OWN_IMMOBILIZED + 10;
 /// Constant plane of ones: lets the first convolution tell the board edge from zero padding.
 pub const ON_BOARD: usize = OWN_IMMOBILIZED + 11;
+/// The mover's pieces the opponent could capture if it were its turn (attack planes only).
+/// Why: a trunk of a few 3×3 blocks sees 9 points each way, and Ko shogi's chariots, shooters
+/// and jumpers strike from across the board, so a network cannot see what hangs without help.
+pub const OWN_ATTACKED: usize = OWN_IMMOBILIZED + 12;
+/// The opponent's pieces the mover could capture now (attack planes only).
+pub const OPPONENT_ATTACKED: usize = OWN_IMMOBILIZED + 13;
 /// Number of input planes.
-pub const INPUT_PLANES: usize = ON_BOARD + 1;
+pub const INPUT_PLANES: usize = OPPONENT_ATTACKED + 1;
+/// Version 1 of the layout: planes 0 to [`ON_BOARD`], before the attack planes. Its networks
+/// read the same planes with the attack planes 0, so their checkpoints still load.
+pub const FEATURE_VERSION_1: u32 = 1;
+/// Input planes of version 1.
+pub const FEATURE_VERSION_1_PLANES: usize = ON_BOARD + 1;
 /// Values per encoded position.
 pub const FEATURE_LEN: usize = INPUT_PLANES * POINTS;
 
@@ -85,6 +98,9 @@ pub struct FeatureInput<'a> {
     pub ply: u32,
     /// The game's ply limit, if any (adjudicated as a draw when reached).
     pub max_plies: Option<u32>,
+    /// Whether to fill [`OWN_ATTACKED`] and [`OPPONENT_ATTACKED`] (a network's
+    /// `attack_planes`); when false they stay 0, which a network without them ignores.
+    pub attack_planes: bool,
 }
 
 impl<'a> FeatureInput<'a> {
@@ -96,6 +112,7 @@ impl<'a> FeatureInput<'a> {
             repetition_count: 1,
             ply: position.ply(),
             max_plies: None,
+            attack_planes: false,
         }
     }
 
@@ -107,6 +124,16 @@ impl<'a> FeatureInput<'a> {
             repetition_count: game.repetition_count(),
             ply: game.plies_played(),
             max_plies: game.max_plies(),
+            attack_planes: false,
+        }
+    }
+
+    /// The same input with the attack planes filled or not (what the network reading the
+    /// features was built with).
+    pub fn with_attack_planes(self, attack_planes: bool) -> Self {
+        FeatureInput {
+            attack_planes,
+            ..self
         }
     }
 }
@@ -207,7 +234,38 @@ pub fn encode_position<T: FeatureValue>(
     };
     fill(PLY_FRACTION, fraction);
     fill(ON_BOARD, 1.0);
+    if input.attack_planes {
+        mark_attacked(position, input.options, |plane, square| {
+            out[plane * POINTS + to_mover_frame(square, mover) as usize] = T::ONE
+        });
+    }
     Ok(())
+}
+
+thread_local! {
+    /// Scratch space for the captures the attack planes are read from.
+    static CAPTURES: RefCell<Vec<Move>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Calls `mark(plane, square)` for every piece a legal capture of either side would remove
+/// now: [`OPPONENT_ATTACKED`] for the mover's captures, [`OWN_ATTACKED`] for the opponent's
+/// (generated as if it were the opponent's turn). A point may be marked more than once.
+fn mark_attacked(position: &Position, options: &RulesOptions, mut mark: impl FnMut(usize, Square)) {
+    let mover = position.side_to_move();
+    CAPTURES.with(|buffer| {
+        let mut captures = buffer.borrow_mut();
+        let mut turned = position.clone();
+        for (side, plane) in [(mover, OPPONENT_ATTACKED), (mover.opposite(), OWN_ATTACKED)] {
+            turned.set_side_to_move(side);
+            captures.clear();
+            turned.generate_captures(options, &mut captures);
+            for point in captures.iter().flat_map(Move::removals) {
+                if position.piece_at(point).is_some_and(|p| p.color != side) {
+                    mark(plane, point);
+                }
+            }
+        }
+    });
 }
 
 /// Encodes a batch into `out` (exactly `inputs.len() * FEATURE_LEN` values, sample-major).
@@ -257,7 +315,7 @@ mod tests {
             }
         }
         assert!(seen.iter().all(|&b| b), "every state reachable");
-        assert_eq!(INPUT_PLANES, 140);
+        assert_eq!(INPUT_PLANES, 142);
     }
 
     #[test]
@@ -279,6 +337,44 @@ mod tests {
         assert_eq!(buf[(OPPONENT_PIECES + general) * POINTS + 9], 1.0);
         assert_eq!(count(ON_BOARD..ON_BOARD + 1), POINTS as f32);
         assert_eq!(count(OWN_IMMOBILIZED..ON_BOARD), 0.0);
+    }
+
+    #[test]
+    fn attack_planes_mark_the_pieces_each_side_could_take_and_only_when_asked() {
+        use koshogi_rules::Piece;
+        let options = RulesOptions::default();
+        let sq = |f, r| Square::new(f, r).unwrap();
+        let mut position = Position::empty(Color::White);
+        for (file, rank, color, kind) in [
+            (1, 19, Color::Black, PieceKind::General),
+            (19, 1, Color::White, PieceKind::General),
+            // Side by side: without their drums pawns step sideways and back, not forward.
+            (10, 10, Color::Black, PieceKind::Pawn),
+            (11, 10, Color::White, PieceKind::Pawn),
+            (3, 12, Color::Black, PieceKind::Pawn), // nobody can reach it
+        ] {
+            position.set_piece(sq(file, rank), Some(Piece::new(color, kind)));
+        }
+        let mut buf = vec![0f32; FEATURE_LEN];
+        let input = FeatureInput::from_position(&position, &options);
+        encode_position(&input, &mut buf).unwrap();
+        let attacked = |buf: &[f32]| buf[OWN_ATTACKED * POINTS..].iter().sum::<f32>();
+        assert_eq!(attacked(&buf), 0.0, "off unless asked");
+
+        encode_position(&input.with_attack_planes(true), &mut buf).unwrap();
+        assert_eq!(attacked(&buf), 2.0);
+        // White moves: the board is turned, so the mover-frame point of (f, r) is (20-f, 20-r).
+        assert_eq!(
+            plane_value(&buf, OWN_ATTACKED, 9, 10),
+            1.0,
+            "White's pawn hangs"
+        );
+        assert_eq!(
+            plane_value(&buf, OPPONENT_ATTACKED, 10, 10),
+            1.0,
+            "Black's pawn too"
+        );
+        assert_eq!(plane_value(&buf, OPPONENT_ATTACKED, 17, 8), 0.0);
     }
 
     fn plane_value(buf: &[f32], plane: usize, file: u8, rank: u8) -> f32 {
@@ -399,6 +495,7 @@ mod tests {
             repetition_count: 3,
             ply: 250,
             max_plies: Some(1000),
+            attack_planes: false,
         };
         let mut buf = vec![0f32; FEATURE_LEN];
         encode_position(&input, &mut buf).unwrap();

@@ -124,7 +124,9 @@ fn group(first: usize, last: usize, meaning: &str) -> PlaneGroup {
     }
 }
 
-fn input_feature_spec() -> serde_json::Value {
+/// The input planes as this network reads them (`attack_planes`: whether planes 140–141 are
+/// filled for it).
+fn input_feature_spec(attack_planes: bool) -> serde_json::Value {
     use koshogi_nn::features as f;
     let groups = vec![
         group(
@@ -178,15 +180,30 @@ fn input_feature_spec() -> serde_json::Value {
             "all min(1, plies played / max plies), 0 without a limit",
         ),
         group(f::ON_BOARD, f::ON_BOARD, "all 1"),
+        group(
+            f::OWN_ATTACKED,
+            f::OPPONENT_ATTACKED,
+            if attack_planes {
+                "1 at the mover's / opponent's pieces a legal move of the other side would remove"
+            } else {
+                "all 0: this network does not read the attack planes"
+            },
+        ),
     ];
+    let producer = if attack_planes {
+        "koshogi encode <KSFEN|startpos> --attack-planes --out DIR writes DIR/features.npy"
+    } else {
+        "koshogi encode <KSFEN|startpos> --out DIR writes DIR/features.npy"
+    };
     serde_json::json!({
         "version": FEATURE_VERSION,
         "planes": INPUT_PLANES,
+        "attack_planes": attack_planes,
         "layout": "NCHW float32; H index = rank - 1, W index = file - 1, in the mover's frame (board turned 180 degrees when White is to move)",
         "point": "(rank - 1) * 19 + (file - 1)",
         "document": "docs/input-features.md",
         "plane_groups": groups,
-        "producer": "koshogi encode <KSFEN|startpos> --out DIR writes DIR/features.npy",
+        "producer": producer,
     })
 }
 
@@ -358,7 +375,7 @@ pub fn export_model_with(
         parameter_count: model.parameter_count(),
         training_step: source.map_or(0, |c| c.training_step),
         rules_options: source.map_or(serde_json::json!({}), |c| c.rules_options.clone()),
-        input_features: input_feature_spec(),
+        input_features: input_feature_spec(model.config().attack_planes),
         move_encoding: move_encoding_spec(),
         versions: serde_json::json!({
             "koshogi_export": env!("CARGO_PKG_VERSION"),

@@ -46,11 +46,13 @@ pub struct EncodedPosition {
     pub features: Vec<f32>,
 }
 
-/// Encodes the current position of `game` (its history supplies the repetition and ply planes).
-pub fn encode_game(game: &Game) -> Result<EncodedPosition, ExportError> {
+/// Encodes the current position of `game` (its history supplies the repetition and ply planes),
+/// with the attack planes filled when `attack_planes` (what the network's card says).
+pub fn encode_game(game: &Game, attack_planes: bool) -> Result<EncodedPosition, ExportError> {
     let position = game.position();
     let mut features = vec![0.0f32; FEATURE_LEN];
-    encode_position(&FeatureInput::from_game(game), &mut features).map_err(NnError::from)?;
+    let input = FeatureInput::from_game(game).with_attack_planes(attack_planes);
+    encode_position(&input, &mut features).map_err(NnError::from)?;
     let legal = game.legal_moves();
     let moves = legal
         .iter()
@@ -106,7 +108,7 @@ mod tests {
     #[test]
     fn every_legal_move_is_listed_with_legs_that_decode_to_its_encoding() {
         let game = Game::new(RulesOptions::default());
-        let encoded = encode_game(&game).unwrap();
+        let encoded = encode_game(&game, false).unwrap();
         let legal = game.legal_moves();
         assert_eq!(encoded.moves.len(), legal.len());
         for (mv, listed) in legal.iter().zip(&encoded.moves) {
@@ -132,7 +134,7 @@ mod tests {
     fn files_are_written_and_read_back() {
         let dir = tempfile::tempdir().unwrap();
         let game = Game::new(RulesOptions::default());
-        let encoded = encode_game(&game).unwrap();
+        let encoded = encode_game(&game, false).unwrap();
         write_encoding(&encoded, dir.path()).unwrap();
         let (features, shape) = crate::npy::read_f32(&dir.path().join("features.npy")).unwrap();
         assert_eq!(shape, vec![1, INPUT_PLANES, BOARD_SIZE, BOARD_SIZE]);

@@ -53,6 +53,10 @@ pub struct ShardEncodeOptions {
     /// `train.material_head_target` and `model.material_relative`: the material target.
     pub material_head_target: MaterialHeadTarget,
     pub material_relative: bool,
+    /// `model.attack_planes`: fill input planes 140 and 141 (manifests written before the
+    /// planes existed lack it and read as `false`).
+    #[serde(default)]
+    pub attack_planes: bool,
     /// `train.loss`: recorded for the Python loss (it does not change the arrays).
     pub loss_weights: LossWeights,
 }
@@ -109,7 +113,7 @@ pub struct ShardEncodeSummary {
 
 fn layout() -> serde_json::Value {
     serde_json::json!({
-        "planes_packed": "uint8 [N, 140, 46]: input planes, numpy.packbits(axis=2) of [N, 140, 361] (bitorder big); plane 138 is all 0 here",
+        "planes_packed": "uint8 [N, 142, 46]: input planes, numpy.packbits(axis=2) of [N, 142, 361] (bitorder big); plane 138 is all 0 here",
         "ply_fraction": "float32 [N]: the value of every point of plane 138",
         "move_offsets": "int64 [N+1]: position i's legal moves are rows move_offsets[i]:move_offsets[i+1], in move-generation order",
         "leg_offsets": "int64 [M+1]: legal move j's legs are legs[leg_offsets[j]:leg_offsets[j+1]]",
@@ -295,6 +299,7 @@ fn encode_row(
         repetition_count,
         ply: record.ply,
         max_plies: options.max_plies,
+        attack_planes: options.attack_planes,
     };
     encode_position(&input, &mut scratch.features)
         .map_err(|e| RowError::Encoding(e.to_string()))?;

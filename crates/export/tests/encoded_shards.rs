@@ -26,7 +26,7 @@ use koshogi_nn::geometry::POINTS;
 use koshogi_nn::move_encoding::encode_moves;
 use koshogi_nn::{
     checkpoint, compute_losses, LossWeights, ModelConfig, MoveLegs, SampleTargets,
-    TrainingBatchBuilder, FEATURE_LEN,
+    TrainingBatchBuilder, FEATURE_LEN, INPUT_PLANES,
 };
 use koshogi_replay::npy::{Element, NpyArray};
 use koshogi_replay::npz;
@@ -153,6 +153,7 @@ fn options() -> ShardEncodeOptions {
         material_outlook_plies: 4,
         material_head_target: MaterialHeadTarget::Ahead,
         material_relative: true,
+        attack_planes: true,
         loss_weights: LossWeights {
             policy: 1.0,
             value: 0.8,
@@ -211,7 +212,7 @@ fn replay(shards: &Path) -> HashMap<(u64, u32), Expected> {
                 Game::new(RulesOptions::default()).with_max_plies(Some(MAX_PLIES))
             });
             assert_eq!(game.position().ply(), record.ply);
-            let encoded = encode_game(game).unwrap();
+            let encoded = encode_game(game, true).unwrap();
             let mut legs = Vec::new();
             let moves = game.legal_moves();
             encode_moves(game.position(), &moves, &mut legs).unwrap();
@@ -285,7 +286,7 @@ fn encoded_shards_hold_what_the_rules_engine_and_the_trainer_make_of_each_row() 
             let mut features = vec![0f32; FEATURE_LEN];
             for (i, value) in features.iter_mut().enumerate() {
                 let (plane, point) = (i / POINTS, i % POINTS);
-                let byte = packed[(row * 140 + plane) * 46 + point / 8];
+                let byte = packed[(row * INPUT_PLANES + plane) * 46 + point / 8];
                 *value = f32::from((byte >> (7 - point % 8)) & 1);
             }
             features[138 * POINTS..139 * POINTS].fill(ply_fraction[row]);

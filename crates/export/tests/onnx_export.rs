@@ -24,7 +24,7 @@ fn real_positions(count: usize) -> Vec<f32> {
     let mut features = Vec::new();
     for ply in 0..count * 9 {
         if ply % 9 == 0 || ply == 1 {
-            features.extend_from_slice(&encode_game(&game).unwrap().features);
+            features.extend_from_slice(&encode_game(&game, false).unwrap().features);
         }
         let moves = game.legal_moves();
         game.play(moves[(ply * 31) % moves.len()]);
@@ -116,7 +116,7 @@ fn the_onnx_graph_reproduces_the_rust_model_under_onnxruntime() {
     // The batch dimension is symbolic everywhere.
     assert_eq!(
         report["dims"]["features"],
-        serde_json::json!(["N", 140, 19, 19])
+        serde_json::json!(["N", 142, 19, 19])
     );
     assert_eq!(
         report["dims"]["policy"],

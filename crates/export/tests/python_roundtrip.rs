@@ -44,7 +44,7 @@ fn sample_inputs() -> Vec<f32> {
     let mut game = Game::new(RulesOptions::default());
     let mut features = Vec::new();
     for _ in 0..3 {
-        let encoded = encode_game(&game).unwrap();
+        let encoded = encode_game(&game, false).unwrap();
         features.extend_from_slice(&encoded.features);
         let moves = game.legal_moves();
         game.play(moves[moves.len() / 3]);
@@ -122,7 +122,7 @@ fn example_script_ranks_moves_like_the_rust_inference() {
     let first = game.legal_moves()[7];
     game.play(first); // White to move: the mover's frame is turned
     let encode_dir = dir.path().join("encoded");
-    let encoded = encode_game(&game).unwrap();
+    let encoded = encode_game(&game, false).unwrap();
     write_encoding(&encoded, &encode_dir).unwrap();
 
     let summary = koshogi_test_support::json_output(

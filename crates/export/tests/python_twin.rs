@@ -46,7 +46,7 @@ fn real_positions() -> Vec<f32> {
     let mut features = Vec::new();
     for ply in 0..60 {
         if [0, 1, 2, 59].contains(&ply) {
-            features.extend_from_slice(&encode_game(&game).unwrap().features);
+            features.extend_from_slice(&encode_game(&game, false).unwrap().features);
         }
         let moves = game.legal_moves();
         // Prefer captures so the position gets interesting; otherwise a spread of moves.
@@ -280,7 +280,7 @@ fn user_errors_are_one_line_not_a_traceback() {
     let game = Game::new(RulesOptions::default());
     npy::write_f32(
         &features,
-        &encode_game(&game).unwrap().features,
+        &encode_game(&game, false).unwrap().features,
         &[1, INPUT_PLANES, 19, 19],
     )
     .unwrap();
@@ -354,7 +354,7 @@ fn user_errors_are_one_line_not_a_traceback() {
     assert_eq!(
         stderr.trim(),
         format!(
-            "koshogi_zero.evaluate: error: {}: shape [10], expected [N, 140, 19, 19]",
+            "koshogi_zero.evaluate: error: {}: shape [10], expected [N, 142, 19, 19]",
             flat.display()
         )
     );

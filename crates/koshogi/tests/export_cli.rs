@@ -39,6 +39,8 @@ fn export_encode_and_the_example_script_work_together() {
             .unwrap();
     assert_eq!(card["training_step"], 100);
     assert_eq!(card["format"], "koshogi-export");
+    assert_eq!(card["input_features"]["planes"], 142);
+    assert_eq!(card["input_features"]["attack_planes"], false);
     assert_eq!(card["torchscript_file"], "model.pt");
     assert!(card.get("onnx").is_none());
     assert!(export.join("model.pt").is_file() && !export.join("model.onnx").exists());
@@ -57,6 +59,26 @@ fn export_encode_and_the_example_script_work_together() {
     let count = moves["moves"].as_array().unwrap().len();
     let game = koshogi_rules::Game::new(koshogi_rules::RulesOptions::default());
     assert_eq!(count, game.legal_moves().len());
+    // The attack planes are filled only when asked: a pawn of each side side by side (without
+    // drums, pawns step sideways), White to move.
+    let hanging = format!(
+        "g,18/{}8,p,P,9/{}18,G w 1",
+        "19/".repeat(8),
+        "19/".repeat(8)
+    );
+    let attack_sums = |extra: &[&str]| {
+        let out = dir.path().join(format!("encoded-attacks-{}", extra.len()));
+        let mut args = vec!["encode", hanging.as_str(), "--out"];
+        let out_text = s(&out);
+        args.push(&out_text);
+        args.extend_from_slice(extra);
+        koshogi(&args);
+        let (features, shape) = koshogi_export::npy::read_f32(&out.join("features.npy")).unwrap();
+        assert_eq!(shape, [1, 142, 19, 19]);
+        [140, 141].map(|plane: usize| features[plane * 361..(plane + 1) * 361].iter().sum::<f32>())
+    };
+    assert_eq!(attack_sums(&[]), [0.0, 0.0]);
+    assert_eq!(attack_sums(&["--attack-planes"]), [1.0, 1.0]);
 
     let Some(python) = python_with_torch() else {
         return;

@@ -20,7 +20,7 @@ use tch::{Device, Kind, Tensor};
 
 use crate::config::ModelConfig;
 use crate::error::NnError;
-use crate::features::{FEATURE_VERSION, INPUT_PLANES};
+use crate::features::{FEATURE_VERSION, FEATURE_VERSION_1, FEATURE_VERSION_1_PLANES, INPUT_PLANES};
 use crate::model::Model;
 use crate::move_encoding::{MOVE_ENCODING_VERSION, POLICY_PLANES};
 
@@ -56,6 +56,13 @@ pub struct ModelCard {
 }
 
 impl ModelCard {
+    /// Whether the weights were trained on version 1 of the input planes (no attack planes):
+    /// [`load`] gives their stem zero weights for the planes added since, which such a network
+    /// never has filled, so it answers exactly as it did.
+    pub fn is_feature_version_1(&self) -> bool {
+        self.feature_version == FEATURE_VERSION_1
+    }
+
     /// Checks that this build can use the card's weights (versions and plane counts).
     pub fn check_compatible(&self, path: &Path) -> Result<(), NnError> {
         let incompatible = |reason: String| {
@@ -77,22 +84,33 @@ impl ModelCard {
                 CARD_FORMAT_VERSION as usize,
             ),
             (
-                "input feature version",
-                self.feature_version as usize,
-                FEATURE_VERSION as usize,
-            ),
-            (
                 "move encoding version",
                 self.move_encoding_version as usize,
                 MOVE_ENCODING_VERSION as usize,
             ),
-            ("input plane count", self.input_planes, INPUT_PLANES),
             ("policy plane count", self.policy_planes, POLICY_PLANES),
         ];
         for (what, found, expected) in checks {
             if found != expected {
                 return incompatible(format!("{what} is {found}, this build uses {expected}"));
             }
+        }
+        let features = (self.feature_version, self.input_planes);
+        if features != (FEATURE_VERSION, INPUT_PLANES)
+            && features != (FEATURE_VERSION_1, FEATURE_VERSION_1_PLANES)
+        {
+            return incompatible(format!(
+                "input feature version {} with {} planes; this build reads version \
+                 {FEATURE_VERSION} ({INPUT_PLANES} planes) or {FEATURE_VERSION_1} \
+                 ({FEATURE_VERSION_1_PLANES})",
+                self.feature_version, self.input_planes
+            ));
+        }
+        if self.is_feature_version_1() && self.architecture.attack_planes {
+            return incompatible(format!(
+                "attack planes need input feature version {FEATURE_VERSION}, the card says \
+                 {FEATURE_VERSION_1}"
+            ));
         }
         // The weights sit beside the card: a bare file name, never a path out of the
         // checkpoint directory (a card from anyone could otherwise name /etc/passwd).
@@ -328,11 +346,16 @@ pub fn load(card_path: &Path, device: Device) -> Result<(Model, ModelCard), NnEr
             card.weights_sha256
         )));
     }
-    let stored: HashMap<String, Tensor> = Tensor::read_safetensors(&weights_path)?
+    let mut stored: HashMap<String, Tensor> = Tensor::read_safetensors(&weights_path)?
         .into_iter()
         .collect();
     let model = Model::new(&card.architecture, device)?;
     let variables = model.vs.variables();
+    if card.is_feature_version_1() {
+        if let Some(stem) = stored.get_mut(STEM_WEIGHT) {
+            *stem = with_planes_added(stem, INPUT_PLANES);
+        }
+    }
     for (name, var) in &variables {
         let Some(tensor) = stored.get(name) else {
             return Err(incompatible(format!("weights file lacks tensor {name}")));
@@ -357,6 +380,25 @@ pub fn load(card_path: &Path, device: Device) -> Result<(Model, ModelCard), NnEr
         Ok(())
     })?;
     Ok((model, card))
+}
+
+/// The stem convolution's weights, `[channels, input planes, k, k]`.
+const STEM_WEIGHT: &str = "stem.weight";
+
+/// `weight` (`[out, in, k, k]`) with zero weights for input planes `in..planes`; unchanged
+/// when it is not of that form (the shape check that follows reports it).
+fn with_planes_added(weight: &Tensor, planes: usize) -> Tensor {
+    let size = weight.size();
+    match size.as_slice() {
+        &[out, inputs, h, w] if (inputs as usize) < planes => {
+            let zeros = Tensor::zeros(
+                [out, planes as i64 - inputs, h, w],
+                (weight.kind(), weight.device()),
+            );
+            Tensor::cat(&[weight.shallow_clone(), zeros], 1)
+        }
+        _ => weight.shallow_clone(),
+    }
 }
 
 /// Like [`load`], but also insists on a given architecture (e.g. the one a training run was

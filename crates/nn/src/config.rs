@@ -64,6 +64,14 @@ pub struct ModelConfig {
     /// size of a capture. It adds weights, so a run cannot switch it on resume. Older model
     /// cards lack it and read as `false`.
     pub value_counts_material: bool,
+    /// Whether the network reads the attack planes (`docs/input-features.md`): each side's
+    /// pieces that a legal capture of the other could remove now. Why: a trunk of a few 3×3
+    /// blocks sees 9 points each way, and the pieces that strike from across the board
+    /// (chariots, shooters, jumpers) would otherwise be invisible to it. Every caller that
+    /// encodes features for this network asks the network (`InferenceModel` does it itself),
+    /// so the planes are filled exactly when the weights expect them; off, they stay 0. It
+    /// changes what the weights mean, so a run cannot switch it on resume.
+    pub attack_planes: bool,
 }
 
 impl Default for ModelConfig {
@@ -88,6 +96,7 @@ impl ModelConfig {
             material_utility: 0.0,
             material_relative: false,
             value_counts_material: false,
+            attack_planes: false,
         }
     }
 
@@ -105,6 +114,7 @@ impl ModelConfig {
             material_utility: 0.0,
             material_relative: false,
             value_counts_material: false,
+            attack_planes: false,
         }
     }
 
@@ -122,6 +132,7 @@ impl ModelConfig {
             material_utility: 0.0,
             material_relative: false,
             value_counts_material: false,
+            attack_planes: false,
         }
     }
 

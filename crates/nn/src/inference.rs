@@ -128,8 +128,11 @@ impl InferenceModel {
         legs.clear();
         self.index.clear();
         let mut result: Result<(), NnError> = Ok(());
+        let attack_planes = self.config().attack_planes;
         for (position, chunk) in positions.iter().zip(features.chunks_exact_mut(FEATURE_LEN)) {
-            result = encode_position(&position.input, chunk)
+            // The network, not the caller, decides which planes it reads.
+            let input = position.input.with_attack_planes(attack_planes);
+            result = encode_position(&input, chunk)
                 .and_then(|()| {
                     let start = legs.len();
                     for mv in position.moves {

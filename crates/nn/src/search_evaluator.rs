@@ -51,6 +51,7 @@ impl Evaluator<Game> for NetworkEvaluator {
                     repetition_count: r.position.repetition_count,
                     ply: r.position.ply,
                     max_plies: r.position.max_plies,
+                    attack_planes: false, // the model sets its own
                 },
                 moves: &r.moves,
             })

@@ -142,9 +142,51 @@ fn features_of(position: &Position, options: &RulesOptions) -> Vec<f32> {
         repetition_count: 2,
         ply: 300,
         max_plies: Some(1000),
+        attack_planes: true,
     };
     encode_position(&input, &mut buffer).unwrap();
     buffer
+}
+
+/// The attack planes against their definition, read off the full legal move list (not the
+/// captures-only generation the encoder uses): a piece is marked exactly when one of the other
+/// side's legal moves, that side to move, would remove it. Returns the number of marks.
+fn check_attack_planes(position: &Position, options: &RulesOptions) -> usize {
+    use koshogi_nn::features::{OPPONENT_ATTACKED, OWN_ATTACKED};
+    let features = features_of(position, options);
+    let mover = position.side_to_move();
+    let mut marks = 0;
+    for (side, plane) in [(mover, OPPONENT_ATTACKED), (mover.opposite(), OWN_ATTACKED)] {
+        let mut turned = position.clone();
+        turned.set_side_to_move(side);
+        let moves = turned.legal_moves(options);
+        for square in Square::all() {
+            let expected = position.piece_at(square).is_some_and(|p| p.color != side)
+                && moves.iter().any(|mv| mv.removes(square));
+            let point = koshogi_nn::geometry::to_mover_frame(square, mover) as usize;
+            let marked = features[plane * 361 + point] == 1.0;
+            assert_eq!(
+                marked,
+                expected,
+                "plane {plane} at {square:?} in {}",
+                position.to_ksfen(false)
+            );
+            marks += usize::from(marked);
+        }
+    }
+    marks
+}
+
+#[test]
+fn attack_planes_mark_what_a_legal_move_of_the_other_side_removes() {
+    let options = RulesOptions::default();
+    let mut positions = playout_positions(150, 31);
+    positions.extend(random_placements(100, 40, 11));
+    let marks: usize = positions
+        .iter()
+        .map(|p| check_attack_planes(p, &options))
+        .sum();
+    assert!(marks > 500, "only {marks} attacked pieces in 250 positions");
 }
 
 /// Runs all checks on one position; returns its number of legal moves.

@@ -204,7 +204,7 @@ fn checkpoints_round_trip_and_reject_mismatches() {
     write_card(&|j| j["feature_version"] = serde_json::json!(999));
     let err = checkpoint::load(&card_path, Device::Cpu).unwrap_err();
     assert!(
-        err.to_string().contains("input feature version is 999"),
+        err.to_string().contains("input feature version 999"),
         "{err}"
     );
     // A different move encoding version.
@@ -671,4 +671,139 @@ fn the_value_head_reads_the_counted_material() {
     let after = model.network.forward(&input).wdl_logits;
     assert!(again.allclose(&after, 1e-6, 1e-6, false));
     assert!(checkpoint::load_expecting(&card_path, Device::Cpu, &plain).is_err());
+}
+
+/// `attack_planes`: the network, not its caller, decides whether the attack planes are filled.
+/// Two networks with the same weights, one with the planes, answer alike exactly on the
+/// positions where no piece of either side is attacked, although every caller passes inputs
+/// without the planes.
+#[test]
+fn an_inference_model_fills_the_attack_planes_its_card_asks_for() {
+    use koshogi_nn::features::OWN_ATTACKED;
+    tch::set_num_threads(1);
+    let plain = ModelConfig::tiny();
+    let attacks = ModelConfig {
+        attack_planes: true,
+        ..plain.clone()
+    };
+    let build = |config: &ModelConfig| {
+        tch::manual_seed(17);
+        InferenceModel::new(config, &runtime(Precision::Float32)).unwrap()
+    };
+    let (mut with, mut without) = (build(&attacks), build(&plain));
+    // Random games attack from the start (shooters reach across the empty ranks), so add
+    // quiet positions: the two generals alone, and with a pawn each far apart.
+    let mut samples = positions(40);
+    let options = RulesOptions::default();
+    let empty = "19/".repeat(8);
+    for middle in ["19", "3,p,11,P,3"] {
+        let ksfen = format!("g,18/{empty}{middle}/{empty}18,G b 1");
+        let position = Position::from_ksfen(&ksfen).unwrap();
+        let moves = position.legal_moves(&options);
+        samples.push((position, moves));
+    }
+    let (a, b) = (
+        evaluate(&mut with, &samples),
+        evaluate(&mut without, &samples),
+    );
+    let options = RulesOptions::default();
+    let mut features = vec![0f32; FEATURE_LEN];
+    let (mut quiet, mut attacked) = (0, 0);
+    for ((position, _), (a, b)) in samples.iter().zip(a.iter().zip(&b)) {
+        let input = FeatureInput::from_position(position, &options).with_attack_planes(true);
+        encode_position(&input, &mut features).unwrap();
+        let marks: f32 = features[OWN_ATTACKED * POINTS..].iter().sum();
+        let same = a.wdl == b.wdl && a.policy == b.policy;
+        if marks == 0.0 {
+            quiet += 1;
+            assert!(same, "no attack, yet the answers differ");
+        } else {
+            attacked += 1;
+            assert!(
+                !same,
+                "{marks} attacked pieces, yet the planes changed nothing"
+            );
+        }
+    }
+    assert!(
+        quiet > 0 && attacked > 10,
+        "{quiet} quiet, {attacked} attacked"
+    );
+}
+
+/// A checkpoint written for version 1 of the input planes (140, before the attack planes)
+/// still loads: its stem gets zero weights for the two new planes, which it never has filled,
+/// so it answers exactly as before. A version-1 card that asks for attack planes is refused.
+#[test]
+fn a_version_1_checkpoint_loads_and_answers_as_it_did() {
+    use koshogi_nn::features::{FEATURE_VERSION_1_PLANES, OWN_ATTACKED};
+    tch::set_num_threads(1);
+    let dir = tempfile::tempdir().unwrap();
+    let card_path = dir.path().join("model.json");
+    tch::manual_seed(23);
+    let model = Model::new(&ModelConfig::tiny(), Device::Cpu).unwrap();
+    checkpoint::save(&model, &card_path, 7, serde_json::json!({})).unwrap();
+    // The weights as version 1 stored them: the stem's first 140 input planes.
+    let weights_path = checkpoint::weights_path_for(&card_path);
+    let mut tensors = Tensor::read_safetensors(&weights_path).unwrap();
+    for (name, tensor) in &mut tensors {
+        if name == "stem.weight" {
+            *tensor = tensor
+                .narrow(1, 0, FEATURE_VERSION_1_PLANES as i64)
+                .contiguous();
+        }
+    }
+    Tensor::write_safetensors(&tensors, &weights_path).unwrap();
+    let hash =
+        koshogi_files::digest::sha256_hex_of(std::fs::File::open(&weights_path).unwrap()).unwrap();
+    let mut card: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&card_path).unwrap()).unwrap();
+    card["feature_version"] = 1.into();
+    card["input_planes"] = FEATURE_VERSION_1_PLANES.into();
+    card["weights_sha256"] = hash.into();
+    std::fs::write(&card_path, card.to_string()).unwrap();
+
+    let (loaded, read) = checkpoint::load(&card_path, Device::Cpu).unwrap();
+    assert!(read.is_feature_version_1());
+    let variables = loaded.vs.variables();
+    let stem = &variables["stem.weight"];
+    assert_eq!(stem.size()[1], INPUT_PLANES as i64);
+    let added = stem.narrow(1, OWN_ATTACKED as i64, 2);
+    assert_eq!(added.abs().max().double_value(&[]), 0.0);
+    // The same answers as the network that was saved, on inputs without attack planes.
+    let samples = positions(20);
+    let options = RulesOptions::default();
+    let inputs: Vec<FeatureInput<'_>> = samples
+        .iter()
+        .map(|(position, _)| FeatureInput::from_position(position, &options))
+        .collect();
+    let mut features = vec![0f32; samples.len() * FEATURE_LEN];
+    encode_batch(&inputs, &mut features).unwrap();
+    let input =
+        Tensor::from_slice(&features).view([samples.len() as i64, INPUT_PLANES as i64, 19, 19]);
+    let before = model.network.forward(&input).wdl_logits;
+    let after = loaded.network.forward(&input).wdl_logits;
+    assert_eq!(
+        Vec::<f32>::try_from(before.view([-1])).unwrap(),
+        Vec::<f32>::try_from(after.view([-1])).unwrap()
+    );
+
+    card["architecture"]["attack_planes"] = true.into();
+    std::fs::write(&card_path, card.to_string()).unwrap();
+    let err = checkpoint::load(&card_path, Device::Cpu)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("attack planes need input feature version 2"),
+        "{err}"
+    );
+    card["feature_version"] = 3.into();
+    std::fs::write(&card_path, card.to_string()).unwrap();
+    let err = checkpoint::load(&card_path, Device::Cpu)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("input feature version 3 with 140 planes"),
+        "{err}"
+    );
 }

@@ -184,14 +184,19 @@ impl Move {
         self.n_legs > 1 && self.destination() == self.origin && !self.is_capture()
     }
 
-    /// Points whose enemy pieces this move removes by displacement, igui or shot, sorted and
-    /// de-duplicated (the "removed set" of §4.10).
-    pub fn removed_points(&self) -> Vec<Square> {
-        let mut v: Vec<Square> = (0..self.n_legs as usize)
+    /// Points whose enemy pieces this move removes: its capturing legs, then its shots, in
+    /// that order (a point may come twice); [`Move::removed_points`] without the allocation.
+    pub fn removals(&self) -> impl Iterator<Item = Square> + '_ {
+        (0..self.n_legs as usize)
             .filter(|&i| self.leg_captures(i))
             .map(|i| self.legs[i])
             .chain(self.shots().iter().copied())
-            .collect();
+    }
+
+    /// Points whose enemy pieces this move removes by displacement, igui or shot, sorted and
+    /// de-duplicated (the "removed set" of §4.10).
+    pub fn removed_points(&self) -> Vec<Square> {
+        let mut v: Vec<Square> = self.removals().collect();
         v.sort();
         v.dedup();
         v

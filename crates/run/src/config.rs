@@ -297,7 +297,13 @@ mod tests {
             c.model.blocks = cpu.model.blocks;
             c.model.channels = cpu.model.channels;
         }
-        let levers: [Lever; 6] = [
+        let levers: [Lever; 7] = [
+            (
+                "attack-planes.toml",
+                "attack_planes",
+                |c| c.model.attack_planes,
+                |c, cpu| c.model.attack_planes = cpu.model.attack_planes,
+            ),
             (
                 "counted-material.toml",
                 "value_counts_material",

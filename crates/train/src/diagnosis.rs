@@ -272,6 +272,7 @@ fn evaluate(
         repetition_count: 1,
         ply: record.ply,
         max_plies,
+        attack_planes: false, // the model sets its own
     };
     answers.clear();
     model.evaluate(&[EvalPosition { input, moves }], answers)?;

@@ -19,7 +19,7 @@ use std::sync::Arc;
 
 use koshogi_nn::features::{encode_position, mirror_features, FeatureInput, FEATURE_LEN};
 use koshogi_nn::move_encoding::encode_moves;
-use koshogi_nn::{MoveLegs, NnError, SampleTargets, TrainingBatchBuilder};
+use koshogi_nn::{ModelConfig, MoveLegs, NnError, SampleTargets, TrainingBatchBuilder};
 use koshogi_rules::Move;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -54,17 +54,16 @@ pub struct SamplerConfig {
     /// The head learns the change of the balance rather than the balance itself
     /// (`ModelConfig::material_relative`; only with [`MaterialHeadTarget::Ahead`]).
     pub material_relative: bool,
+    /// Fill the attack planes of the inputs (`ModelConfig::attack_planes`).
+    pub attack_planes: bool,
     /// The self-play ply limit (an input feature is the ply as a fraction of it).
     pub max_plies: Option<u32>,
     pub window: WindowConfig,
 }
 
 impl SamplerConfig {
-    pub fn from_train(
-        config: &TrainConfig,
-        material_relative: bool,
-        max_plies: Option<u32>,
-    ) -> Self {
+    /// The sampler of `config`, encoding inputs for the network `model`.
+    pub fn from_train(config: &TrainConfig, model: &ModelConfig, max_plies: Option<u32>) -> Self {
         Self {
             batch_size: config.batch_size,
             samples_per_new_row: config.samples_per_new_row,
@@ -75,7 +74,8 @@ impl SamplerConfig {
             outlook_horizon: config.material_outlook_plies,
             capped_value: config.capped_value,
             material_head_target: config.material_head_target,
-            material_relative,
+            material_relative: model.material_relative,
+            attack_planes: model.attack_planes,
             max_plies,
             window: config.window.clone(),
         }
@@ -364,6 +364,7 @@ fn add_sample(
         repetition_count,
         ply: record.ply,
         max_plies: config.max_plies,
+        attack_planes: config.attack_planes,
     };
     encode_position(&input, &mut scratch.features).map_err(NnError::from)?;
     if mirror {
@@ -435,6 +436,7 @@ mod tests {
             capped_value: CappedValue::Result,
             material_head_target: MaterialHeadTarget::Final,
             material_relative: false,
+            attack_planes: false,
             max_plies: Some(200),
             window: WindowConfig {
                 min_rows: 1_000_000,
@@ -645,7 +647,7 @@ mod tests {
                 material_outlook_weight: 0.0,
                 ..TrainConfig::default()
             };
-            let config = SamplerConfig::from_train(&train, false, Some(400));
+            let config = SamplerConfig::from_train(&train, &ModelConfig::tiny(), Some(400));
             let mut sampler = Sampler::new(local(dir.path()), config, SamplerCursor::fresh(5));
             sampler.refresh().unwrap();
             ready(sampler.next_batch().unwrap()).builder.wdl_targets()

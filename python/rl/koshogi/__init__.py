@@ -35,11 +35,13 @@ class Game(_koshogi.Game):
     """A Ko shogi game (see the native ``_koshogi.Game`` for every method); this class adds
     the numpy views of the input planes and the policy legs."""
 
-    def planes(self, perspective=None):
-        """The input planes of the current position, float32 [140, 19, 19] from the side to
+    def planes(self, perspective=None, attack_planes=False):
+        """The input planes of the current position, float32 [142, 19, 19] from the side to
         move's view (docs/input-features.md), ply fraction included when ``max_plies`` is set;
-        with ``perspective="black"|"white"`` as that side would see it were it to move."""
-        flat = _np.frombuffer(self._planes_bytes(perspective), dtype="<f4")
+        with ``perspective="black"|"white"`` as that side would see it were it to move; the
+        attack planes (140: own pieces the opponent could take, 141: the opponent's pieces
+        this side could take) only with ``attack_planes=True``."""
+        flat = _np.frombuffer(self._planes_bytes(perspective, attack_planes), dtype="<f4")
         return flat.reshape(INPUT_PLANES, BOARD_SIZE, BOARD_SIZE)
 
     def legal_policy(self):

@@ -10,7 +10,7 @@ meaning is per state: ``state.action_to_string`` gives its canonical notation an
 so the game always has a ply cap: parameter ``max_plies`` (default 2000, far above a random
 game's ~900 plies), a draw when reached unless ``cap_material`` > 0 decides it on material.
 ``rules`` is the §12 options as JSON (default KS-default). The observation tensor is the
-network's input planes from the observer's view (140 × 19 × 19).
+network's input planes from the observer's view (142 × 19 × 19).
 
 ``MaterialEvaluator`` is an MCTS evaluator for this game: a short random rollout played in Rust,
 then the material balance squashed to (−1, 1).
@@ -115,7 +115,7 @@ class KoshogiState(pyspiel.State):
 
 
 class PlanesObserver:
-    """The input planes of the observing player (a 1-D tensor with a [140, 19, 19] view)."""
+    """The input planes of the observing player (a 1-D tensor with a [142, 19, 19] view)."""
 
     def __init__(self, params):
         if params:

@@ -9,7 +9,7 @@ moves that differ only in what they remove share their destination leg, so no fi
 of single policy entries names every move; ``env.legal_policy()`` gives the legs of the legal
 moves in the action order, and a move's logit is the sum of its legs.
 
-The observation is the network's input planes (float32 [140, 19, 19], docs/input-features.md)
+The observation is the network's input planes (float32 [142, 19, 19], docs/input-features.md)
 as the observing agent would see them were it to move, ply fraction included when a ply cap is
 set. Rewards come at the end only: +1 to the winner, −1 to the loser, 0 for a draw. A game
 ended by the rules (§10) *terminates*; one stopped at ``max_plies`` is *truncated* (a draw, or

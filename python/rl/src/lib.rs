@@ -238,19 +238,21 @@ impl Game {
         Ok((PyBytes::new(py, &offsets), PyBytes::new(py, &legs)))
     }
 
-    /// The input planes of the current position as little-endian float32 bytes (140 × 361,
+    /// The input planes of the current position as little-endian float32 bytes (142 × 361,
     /// plane-major; `Game.planes` in Python gives the numpy array), with this game's
     /// repetition count and ply fraction (plies played / `max_plies`; 0 without a cap). Seen
     /// by the side to move, or by `perspective` (`"black"`/`"white"`): the planes that side
-    /// would get were it to move here (what an environment shows the waiting player).
-    #[pyo3(signature = (perspective=None))]
+    /// would get were it to move here (what an environment shows the waiting player). The
+    /// attack planes (140, 141) are filled only with `attack_planes`.
+    #[pyo3(signature = (perspective=None, attack_planes=false))]
     fn _planes_bytes<'py>(
         &self,
         py: Python<'py>,
         perspective: Option<&str>,
+        attack_planes: bool,
     ) -> PyResult<Bound<'py, PyByteArray>> {
         let mut features = vec![0f32; FEATURE_LEN];
-        let mut input = FeatureInput::from_game(&self.game);
+        let mut input = FeatureInput::from_game(&self.game).with_attack_planes(attack_planes);
         let turned;
         if let Some(color) = perspective {
             let color = parse_color(color)?;

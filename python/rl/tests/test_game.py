@@ -207,6 +207,22 @@ class Planes(unittest.TestCase):
         after.play("10m-10l")
         self.assertFalse(np.array_equal(after.planes(), black))
 
+    def test_attack_planes_only_when_asked(self):
+        # White to move, generals in opposite corners, a pawn of each side side by side on
+        # rank 10: without drums pawns step sideways, so each pawn can take the other.
+        ksfen = "g,18/" + "19/" * 8 + "8,p,P,9/" + "19/" * 8 + "18,G w 1"
+        game = koshogi.Game(ksfen)
+        plain = game.planes()
+        self.assertEqual(plain.shape, (koshogi.INPUT_PLANES, 19, 19))
+        self.assertEqual(koshogi.INPUT_PLANES, 142)
+        self.assertEqual(plain[140:].sum(), 0)
+        planes = game.planes(attack_planes=True)
+        self.assertEqual(planes[140].sum(), 1)  # White's pawn hangs
+        self.assertEqual(planes[141].sum(), 1)  # and so does Black's
+        own_pawn = planes[:64].sum(axis=0)
+        np.testing.assert_array_equal(planes[140], own_pawn * planes[140])
+        np.testing.assert_array_equal(planes[:140], plain[:140])
+
 
 def shuffle(game):
     """Four simple moves (Black, White, Black, White) that bring the position back: a step

@@ -144,7 +144,7 @@ pub fn victims_centipawns(values: &PieceValues, position: &Position, mv: &Move) 
     let mover = position.side_to_move();
     let mut points = [Square::default(); MAX_LEGS + MAX_SHOTS];
     let mut count = 0;
-    for point in capture_points(mv) {
+    for point in mv.removals() {
         if !points[..count].contains(&point) {
             points[count] = point;
             count += 1;
@@ -156,17 +156,6 @@ pub fn victims_centipawns(values: &PieceValues, position: &Position, mv: &Move) 
         .filter(|piece| piece.color != mover)
         .map(|piece| values.of(piece.kind))
         .sum()
-}
-
-/// The points a capture removes pieces from: its capturing legs, then its shots (a point may
-/// come twice; [`Move::removed_points`] without the allocation).
-pub fn capture_points(mv: &Move) -> impl Iterator<Item = Square> + '_ {
-    mv.legs()
-        .iter()
-        .enumerate()
-        .filter(|&(i, _)| mv.leg_captures(i))
-        .map(|(_, &point)| point)
-        .chain(mv.shots().iter().copied())
 }
 
 /// MVV/LVA within the capture band: victims first, the cheaper mover breaking ties.

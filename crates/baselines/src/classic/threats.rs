@@ -19,7 +19,7 @@
 
 use koshogi_rules::{Move, Position, RulesOptions, Square};
 
-use super::ordering::{capture_points, victims_centipawns};
+use super::ordering::victims_centipawns;
 use super::values::PieceValues;
 
 /// The side to move's points the opponent could capture now, with the value at stake.
@@ -74,7 +74,7 @@ pub fn opponent_threats(
         buffer,
         moves_generated,
         |position, capture| {
-            for point in capture_points(capture) {
+            for point in capture.removals() {
                 if let Some(piece) = position.piece_at(point).filter(|piece| piece.color == me) {
                     threats.mark(point);
                     threats.worst = threats.worst.max(values.of(piece.kind));
@@ -107,7 +107,7 @@ pub fn second_threatened_loss(
         buffer,
         moves_generated,
         |position, capture| {
-            let first_victim = capture_points(capture).find(|&point| {
+            let first_victim = capture.removals().find(|&point| {
                 position
                     .piece_at(point)
                     .is_some_and(|piece| piece.color == me)

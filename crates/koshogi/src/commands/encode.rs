@@ -49,6 +49,10 @@ pub struct EncodeArgs {
     /// (repeatable; shards only; the run's file is not changed).
     #[arg(long = "set", value_name = "KEY=VALUE", conflicts_with = "position")]
     pub overrides: Vec<ConfigOverride>,
+    /// Fill the attack planes (140 and 141) of a position's features, for a network whose
+    /// model card says `attack_planes = true` (shards take it from the configuration).
+    #[arg(long, conflicts_with_all = ["shards", "run"])]
+    pub attack_planes: bool,
 }
 
 pub fn run(args: EncodeArgs) -> Result<()> {
@@ -69,7 +73,7 @@ pub fn run(args: EncodeArgs) -> Result<()> {
     let position = parse_position(&args.position)?;
     let options = parse_rules(args.rules.as_deref())?;
     let game = Game::from_position(position, options);
-    let encoded = koshogi_export::encode_game(&game)?;
+    let encoded = koshogi_export::encode_game(&game, args.attack_planes)?;
     koshogi_export::write_encoding(&encoded, &args.out)
         .with_context(|| format!("writing {}", args.out.display()))?;
     println!(
@@ -108,6 +112,7 @@ fn encode_shards(shards_dir: &Path, run_dir: Option<&Path>, args: &EncodeArgs) -
         material_outlook_plies: train.material_outlook_plies,
         material_head_target: train.material_head_target,
         material_relative: config.model.material_relative,
+        attack_planes: config.model.attack_planes,
         loss_weights: train.loss,
     };
     let start = Instant::now();
