@@ -38,6 +38,19 @@ fn positions(count: usize) -> Vec<(Position, Vec<koshogi_rules::Move>)> {
     out
 }
 
+/// The input planes of `samples` (no game history, no attack planes) as one
+/// `[N, INPUT_PLANES, 19, 19]` batch for a network's forward pass.
+fn input_batch(samples: &[(Position, Vec<koshogi_rules::Move>)]) -> Tensor {
+    let options = RulesOptions::default();
+    let inputs: Vec<FeatureInput<'_>> = samples
+        .iter()
+        .map(|(position, _)| FeatureInput::from_position(position, &options))
+        .collect();
+    let mut features = vec![0f32; samples.len() * FEATURE_LEN];
+    encode_batch(&inputs, &mut features).unwrap();
+    Tensor::from_slice(&features).view([samples.len() as i64, INPUT_PLANES as i64, 19, 19])
+}
+
 fn evaluate(
     model: &mut InferenceModel,
     samples: &[(Position, Vec<koshogi_rules::Move>)],
@@ -627,16 +640,8 @@ fn the_value_head_reads_the_counted_material() {
     );
 
     // Positions of a random game, some of them with a material lead for either side.
-    let options = RulesOptions::default();
     let samples = positions(60);
-    let inputs: Vec<FeatureInput<'_>> = samples
-        .iter()
-        .map(|(position, _)| FeatureInput::from_position(position, &options))
-        .collect();
-    let mut features = vec![0f32; samples.len() * FEATURE_LEN];
-    encode_batch(&inputs, &mut features).unwrap();
-    let input =
-        Tensor::from_slice(&features).view([samples.len() as i64, INPUT_PLANES as i64, 19, 19]);
+    let input = input_batch(&samples);
     let before = model.network.forward(&input).wdl_logits;
     let weight = [0.5f32, -0.25, 2.0];
     tch::no_grad(|| {
@@ -771,16 +776,7 @@ fn a_version_1_checkpoint_loads_and_answers_as_it_did() {
     let added = stem.narrow(1, OWN_ATTACKED as i64, 2);
     assert_eq!(added.abs().max().double_value(&[]), 0.0);
     // The same answers as the network that was saved, on inputs without attack planes.
-    let samples = positions(20);
-    let options = RulesOptions::default();
-    let inputs: Vec<FeatureInput<'_>> = samples
-        .iter()
-        .map(|(position, _)| FeatureInput::from_position(position, &options))
-        .collect();
-    let mut features = vec![0f32; samples.len() * FEATURE_LEN];
-    encode_batch(&inputs, &mut features).unwrap();
-    let input =
-        Tensor::from_slice(&features).view([samples.len() as i64, INPUT_PLANES as i64, 19, 19]);
+    let input = input_batch(&positions(20));
     let before = model.network.forward(&input).wdl_logits;
     let after = loaded.network.forward(&input).wdl_logits;
     assert_eq!(
