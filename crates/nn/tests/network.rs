@@ -784,22 +784,15 @@ fn a_version_1_checkpoint_loads_and_answers_as_it_did() {
         Vec::<f32>::try_from(after.view([-1])).unwrap()
     );
 
+    let refused = |card: &serde_json::Value, expected: &str| {
+        std::fs::write(&card_path, card.to_string()).unwrap();
+        let err = checkpoint::load(&card_path, Device::Cpu)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains(expected), "expected {expected:?} in: {err}");
+    };
     card["architecture"]["attack_planes"] = true.into();
-    std::fs::write(&card_path, card.to_string()).unwrap();
-    let err = checkpoint::load(&card_path, Device::Cpu)
-        .unwrap_err()
-        .to_string();
-    assert!(
-        err.contains("attack planes need input feature version 2"),
-        "{err}"
-    );
+    refused(&card, "attack planes need input feature version 2");
     card["feature_version"] = 3.into();
-    std::fs::write(&card_path, card.to_string()).unwrap();
-    let err = checkpoint::load(&card_path, Device::Cpu)
-        .unwrap_err()
-        .to_string();
-    assert!(
-        err.contains("input feature version 3 with 140 planes"),
-        "{err}"
-    );
+    refused(&card, "input feature version 3 with 140 planes");
 }
