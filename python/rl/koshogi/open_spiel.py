@@ -10,7 +10,8 @@ meaning is per state: ``state.action_to_string`` gives its canonical notation an
 so the game always has a ply cap: parameter ``max_plies`` (default 2000, far above a random
 game's ~900 plies), a draw when reached unless ``cap_material`` > 0 decides it on material.
 ``rules`` is the §12 options as JSON (default KS-default). The observation tensor is the
-network's input planes from the observer's view (142 × 19 × 19).
+network's input planes from the observer's view (142 × 19 × 19); parameter ``attack_planes``
+(default false) fills planes 140 and 141, as a network trained with them expects.
 
 ``MaterialEvaluator`` is an MCTS evaluator for this game: a short random rollout played in Rust,
 then the material balance squashed to (−1, 1).
@@ -28,7 +29,7 @@ from .pettingzoo_env import MAX_ACTIONS
 
 SHORT_NAME = "koshogi"
 _COLORS = ("black", "white")
-_DEFAULTS = {"max_plies": 2000, "cap_material": 0, "rules": ""}
+_DEFAULTS = {"max_plies": 2000, "cap_material": 0, "rules": "", "attack_planes": False}
 
 _GAME_TYPE = pyspiel.GameType(
     short_name=SHORT_NAME,
@@ -56,6 +57,9 @@ class KoshogiGame(pyspiel.Game):
             raise ValueError("max_plies must be positive: OpenSpiel needs a finite game length")
         self._cap_material = int(params["cap_material"]) or None
         self._rules = params["rules"] or None
+        self._attack_planes = params["attack_planes"]
+        if not isinstance(self._attack_planes, bool):
+            raise ValueError(f"attack_planes {self._attack_planes!r}: true or false")
         Game(rules=self._rules)  # a bad rules text fails here, not at the first state
         info = pyspiel.GameInfo(
             num_distinct_actions=MAX_ACTIONS,
@@ -73,7 +77,7 @@ class KoshogiGame(pyspiel.Game):
 
     def make_py_observer(self, iig_obs_type=None, params=None):
         if iig_obs_type is None or (iig_obs_type.public_info and not iig_obs_type.perfect_recall):
-            return PlanesObserver(params)
+            return PlanesObserver(params, attack_planes=self._attack_planes)
         from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
         return IIGObserverForPublicInfoGame(iig_obs_type, params)
@@ -117,15 +121,17 @@ class KoshogiState(pyspiel.State):
 class PlanesObserver:
     """The input planes of the observing player (a 1-D tensor with a [142, 19, 19] view)."""
 
-    def __init__(self, params):
+    def __init__(self, params, attack_planes=False):
         if params:
             raise ValueError(f"observation parameters not supported; passed {params}")
         shape = (INPUT_PLANES, BOARD_SIZE, BOARD_SIZE)
         self.tensor = np.zeros(int(np.prod(shape)), np.float32)
         self.dict = {"observation": np.reshape(self.tensor, shape)}
+        self.attack_planes = attack_planes
 
     def set_from(self, state, player):
-        self.tensor[:] = state.game_state.planes(perspective=_COLORS[player]).reshape(-1)
+        self.tensor[:] = state.game_state.planes(
+            perspective=_COLORS[player], attack_planes=self.attack_planes).reshape(-1)
 
     def string_from(self, state, player):
         return state.game_state.board_text()

@@ -11,7 +11,8 @@ moves in the action order, and a move's logit is the sum of its legs.
 
 The observation is the network's input planes (float32 [142, 19, 19], docs/input-features.md)
 as the observing agent would see them were it to move, ply fraction included when a ply cap is
-set. Rewards come at the end only: +1 to the winner, −1 to the loser, 0 for a draw. A game
+set; the attack planes (140, 141) are filled only with ``attack_planes=True``, as a network
+trained with ``[model] attack_planes`` expects. Rewards come at the end only: +1 to the winner, −1 to the loser, 0 for a draw. A game
 ended by the rules (§10) *terminates*; one stopped at ``max_plies`` is *truncated* (a draw, or
 with ``cap_material`` a win for the side that many pieces ahead; neither is a rule of Ko shogi).
 ``render()`` returns the board as text (``render_mode="ansi"``) or as the SVG picture of the web
@@ -78,10 +79,12 @@ class raw_env(AECEnv):
         rules=None,
         max_plies: int | None = None,
         cap_material: int | None = None,
+        attack_planes: bool = False,
     ):
         """``position``: ``startpos`` or a KSFEN; ``rules``: the §12 options (dict or JSON);
         ``max_plies``: the ply cap (truncation); ``cap_material``: the material margin that
-        decides a capped game (needs ``max_plies``)."""
+        decides a capped game (needs ``max_plies``); ``attack_planes``: fill observation planes
+        140 and 141 (docs/input-features.md)."""
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r}: one of {self.metadata['render_modes']}")
@@ -89,6 +92,9 @@ class raw_env(AECEnv):
         self._settings = dict(position=position, rules=rules, max_plies=max_plies,
                               cap_material=cap_material)
         self.game = Game(**self._settings)  # checks the settings now, not at reset
+        if not isinstance(attack_planes, bool):
+            raise TypeError(f"attack_planes {attack_planes!r}: True or False")
+        self.attack_planes = attack_planes
         self.possible_agents = ["black", "white"]
         self.agents = self.possible_agents[:]
         self.action_spaces = {a: spaces.Discrete(MAX_ACTIONS) for a in self.possible_agents}
@@ -121,7 +127,8 @@ class raw_env(AECEnv):
             if count > MAX_ACTIONS:
                 raise KoshogiError(f"{count} legal moves: more than MAX_ACTIONS = {MAX_ACTIONS}")
             mask[:count] = 1
-        return {"observation": self.game.planes(perspective=agent), "action_mask": mask}
+        return {"observation": self.game.planes(perspective=agent,
+                                                         attack_planes=self.attack_planes), "action_mask": mask}
 
     def legal_moves(self):
         """The legal moves of the agent to move, in canonical notation, in action order."""

@@ -38,6 +38,22 @@ class OpenSpielConformance(unittest.TestCase):
         with self.assertRaises(Exception):
             kos.load(rules='{"no_such_rule": 1}')
 
+    def test_attack_planes_parameter(self):
+        game = kos.load(max_plies=10, attack_planes=True)
+        state = game.new_initial_state()
+        state.apply_action(3)
+        expected = koshogi.Game(max_plies=10)
+        expected.play(3)
+        for player, colour in enumerate(("black", "white")):
+            tensor = np.asarray(state.observation_tensor(player)).reshape(koshogi.INPUT_PLANES,
+                                                                          19, 19)
+            planes = expected.planes(perspective=colour, attack_planes=True)
+            np.testing.assert_array_equal(tensor, planes)
+            self.assertGreater(planes[140:].sum(), 0)
+        plain = kos.load(max_plies=10).new_initial_state()
+        self.assertEqual(np.asarray(plain.observation_tensor(0)).reshape(-1, 19, 19)[140:].sum(),
+                         0)
+
 
 def play_match(games, max_plies, simulations):
     """MCTS (MaterialEvaluator) against greedy, colours alternating; MCTS's score per game."""

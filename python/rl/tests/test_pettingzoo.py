@@ -90,6 +90,27 @@ class Playing(unittest.TestCase):
     def test_bad_settings_raise_at_construction(self):
         with self.assertRaises(koshogi.KoshogiError):
             koshogi.env(position="bad ksfen")
+        with self.assertRaises(TypeError):
+            koshogi.env(attack_planes="yes")
+
+    def test_attack_planes_only_when_asked(self):
+        plain, marked = koshogi.env(), koshogi.env(attack_planes=True)
+        plain.reset(seed=0)
+        marked.reset(seed=0)
+        for ply in range(6):
+            game = marked.unwrapped.game
+            for agent in ("black", "white"):
+                seen = marked.observe(agent)["observation"]
+                np.testing.assert_array_equal(seen, game.planes(perspective=agent,
+                                                                attack_planes=True))
+                np.testing.assert_array_equal(plain.observe(agent)["observation"][140:], 0)
+                np.testing.assert_array_equal(seen[:140],
+                                              plain.observe(agent)["observation"][:140])
+            # The shooters reach across the empty middle ranks from the first move on.
+            self.assertGreater(marked.observe(game.side_to_move)["observation"][140:].sum(), 0)
+            move = ply * 7
+            plain.step(move)
+            marked.step(move)
 
 
 if __name__ == "__main__":
