@@ -24,6 +24,7 @@ use koshogi_rules::{Game, Position, RulesOptions};
 use tch::nn::OptimizerConfig;
 
 use crate::memory::peak_resident_mib;
+use crate::positions::start_and_greedy_game;
 use crate::BenchError;
 
 /// What to measure (the flags of `koshogi bench nn`).
@@ -258,38 +259,37 @@ pub fn run(args: &NnBenchOptions, out: &mut impl Write) -> Result<(), BenchError
     Ok(())
 }
 
-/// Host-side cost the search pays per position besides the network.
+/// Host-side cost the search pays per position besides the network, on the positions `bench
+/// arena` searches: the start and two of the greedy game's (a crowded middle game, where the
+/// attack planes' two captures-only move generations cost the most).
 fn bench_encoding(args: &NnBenchOptions, out: &mut impl Write) -> Result<(), BenchError> {
     let options = RulesOptions::default();
-    let mut game = Game::new(options);
-    let moves = game.legal_moves();
-    // A position a few plies in, so that both sides have moved.
-    for mv in moves.iter().take(1) {
-        game.play(*mv);
-    }
-    let position = game.position().clone();
-    let moves = game.legal_moves();
+    let (positions, _) = start_and_greedy_game(&[60, 120]);
+    let budget = Duration::from_secs_f64(args.seconds.min(1.0));
     let mut buffer = vec![0f32; FEATURE_LEN];
     let mut legs = Vec::new();
-    let budget = Duration::from_secs_f64(args.seconds.min(1.0));
-    let features = calls_per_second(budget, 10, || {
-        encode_position(
-            &FeatureInput::from_position(&position, &options),
-            &mut buffer,
-        )
-    })?;
-    let with_attacks = calls_per_second(budget, 10, || {
-        encode_position(
-            &FeatureInput::from_position(&position, &options).with_attack_planes(true),
-            &mut buffer,
-        )
-    })?;
-    let encode = calls_per_second(budget, 10, || encode_moves(&position, &moves, &mut legs))?;
-    writeln!(
-        out,
-        "host encoding (one thread): features {features:.0} positions/s ({with_attacks:.0} with attack planes), move legs {encode:.0} positions/s ({} moves each)",
-        moves.len()
-    )?;
+    for (label, game) in &positions {
+        let position = game.position().clone();
+        let moves = game.legal_moves();
+        let features = calls_per_second(budget, 10, || {
+            encode_position(
+                &FeatureInput::from_position(&position, &options),
+                &mut buffer,
+            )
+        })?;
+        let with_attacks = calls_per_second(budget, 10, || {
+            encode_position(
+                &FeatureInput::from_position(&position, &options).with_attack_planes(true),
+                &mut buffer,
+            )
+        })?;
+        let encode = calls_per_second(budget, 10, || encode_moves(&position, &moves, &mut legs))?;
+        writeln!(
+            out,
+            "host encoding (one thread), {label}: features {features:.0} positions/s ({with_attacks:.0} with attack planes), move legs {encode:.0} positions/s ({} moves each)",
+            moves.len()
+        )?;
+    }
     Ok(())
 }
 
