@@ -299,9 +299,9 @@ mod tests {
         }
         let levers: [Lever; 7] = [
             (
-                "attack-planes.toml",
+                "no-attack-planes.toml",
                 "attack_planes",
-                |c| c.model.attack_planes,
+                |c| !c.model.attack_planes,
                 |c, cpu| c.model.attack_planes = cpu.model.attack_planes,
             ),
             (
