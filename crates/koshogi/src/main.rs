@@ -133,7 +133,58 @@ fn main() {
         Command::Diagnose(args) => commands::diagnose::run(args),
     };
     if let Err(err) = result {
-        eprintln!("error: {err:#}");
+        eprintln!("error: {}", error_text(&err));
         std::process::exit(1);
+    }
+}
+
+/// The error and its causes joined by ": ", as `{:#}` prints them, but a cause whose text the
+/// message before it already holds is left out: a library error that shows its source in its
+/// own message (`network: {0}`) would otherwise say everything twice.
+fn error_text(err: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in err.chain() {
+        let message = cause.to_string();
+        if text.contains(&message) {
+            continue;
+        }
+        if !text.is_empty() {
+            text.push_str(": ");
+        }
+        text.push_str(&message);
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::error_text;
+
+    /// A library error in the usual shape: its message holds its source's.
+    #[derive(Debug)]
+    struct Wrapped(std::io::Error);
+
+    impl std::fmt::Display for Wrapped {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            write!(f, "network: {}", self.0)
+        }
+    }
+
+    impl std::error::Error for Wrapped {
+        fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+            Some(&self.0)
+        }
+    }
+
+    #[test]
+    fn a_cause_already_in_the_message_is_said_once() {
+        let io = std::io::Error::other("checkpoint x is incompatible");
+        let err = anyhow::Error::from(Wrapped(io)).context("resuming run r");
+        assert_eq!(
+            error_text(&err),
+            "resuming run r: network: checkpoint x is incompatible"
+        );
+        let plain = anyhow::anyhow!("inner").context("outer");
+        assert_eq!(error_text(&plain), format!("{plain:#}"));
     }
 }

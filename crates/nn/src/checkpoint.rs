@@ -413,8 +413,9 @@ pub fn load_expecting(
         return Err(NnError::IncompatibleCheckpoint {
             path: card_path.to_path_buf(),
             reason: format!(
-                "architecture {:?} differs from the configured {:?}",
-                card.architecture, expected
+                "its network differs from the configured one in {} (checkpoint's value, \
+                 configured value)",
+                card.architecture.weight_differences(expected).join(", ")
             ),
         });
     }

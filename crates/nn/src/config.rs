@@ -167,11 +167,25 @@ impl ModelConfig {
     /// Whether `other` describes the same weights (everything but how the search reads the
     /// value), so a run may change `material_utility` and keep its checkpoints.
     pub fn same_weights_as(&self, other: &ModelConfig) -> bool {
-        let reading = |c: &ModelConfig| ModelConfig {
-            material_utility: 0.0,
-            ..c.clone()
+        self.weight_differences(other).is_empty()
+    }
+
+    /// The keys in which `other` describes different weights, each as `key (self's value,
+    /// other's value)`: what an error about an incompatible checkpoint names instead of two
+    /// whole configurations.
+    pub fn weight_differences(&self, other: &ModelConfig) -> Vec<String> {
+        let fields = |c: &ModelConfig| match serde_json::to_value(c) {
+            Ok(serde_json::Value::Object(map)) => map,
+            _ => serde_json::Map::new(),
         };
-        reading(self) == reading(other)
+        let (mine, theirs) = (fields(self), fields(other));
+        mine.iter()
+            .filter(|(key, _)| key.as_str() != "material_utility")
+            .filter_map(|(key, value)| {
+                let other_value = theirs.get(key).unwrap_or(&serde_json::Value::Null);
+                (value != other_value).then(|| format!("{key} ({value}, {other_value})"))
+            })
+            .collect()
     }
 
     /// A lower bound of the network's parameter count (its residual convolutions and the
@@ -543,6 +557,17 @@ mod tests {
             ..relative.clone()
         };
         assert!(reweighted.same_weights_as(&relative));
+        assert!(reweighted.weight_differences(&relative).is_empty());
+        assert_eq!(
+            relative.weight_differences(&ModelConfig {
+                blocks: absolute.blocks + 1,
+                ..absolute.clone()
+            }),
+            [
+                format!("blocks ({}, {})", absolute.blocks, absolute.blocks + 1),
+                "material_relative (true, false)".to_string()
+            ]
+        );
         // A card written before the field existed.
         let mut old = serde_json::to_value(&absolute).unwrap();
         old.as_object_mut().unwrap().remove("material_relative");

@@ -91,9 +91,12 @@ impl InferenceModel {
     pub fn sync_from(&mut self, master: &Model) -> Result<(), NnError> {
         if !master.config().same_weights_as(self.model.config()) {
             return Err(NnError::InvalidConfig(format!(
-                "cannot sync an inference model of {:?} from a model of {:?}",
-                self.model.config(),
-                master.config()
+                "cannot sync an inference model from a model that differs in {} (this model's \
+                 value, the master's)",
+                self.model
+                    .config()
+                    .weight_differences(master.config())
+                    .join(", ")
             )));
         }
         self.model.vs.copy(&master.vs)?;

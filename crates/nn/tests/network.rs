@@ -206,6 +206,11 @@ fn checkpoints_round_trip_and_reject_mismatches() {
         matches!(err, NnError::IncompatibleCheckpoint { .. }),
         "{err}"
     );
+    // It names what differs, with both values, and nothing that does not.
+    let tiny = ModelConfig::tiny();
+    let named = format!("channels ({}, 24)", tiny.channels);
+    assert!(err.to_string().contains(&named), "{err}");
+    assert!(!err.to_string().contains("blocks"), "{err}");
 
     let original_text = std::fs::read_to_string(&card_path).unwrap();
     let write_card = |edit: &dyn Fn(&mut serde_json::Value)| {
