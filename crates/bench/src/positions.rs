@@ -1,7 +1,7 @@
 //! The fixed positions the alpha-beta and classical-engine timings search: the start, and plies
 //! of one greedy-vs-greedy game from seed 7 (a mid-game with captures made and pieces en prise,
-//! where searches cost the most). `bench arena`, `bench classic` and `bench nn`'s host encoding take them from here so that
-//! their figures are about the same positions.
+//! where searches cost the most). `bench arena`, `bench classic` and `bench nn`'s host encoding
+//! take them from here so that their figures are about the same positions.
 
 use koshogi_baselines::greedy::greedy_move;
 use koshogi_rules::{Game, RulesOptions};
