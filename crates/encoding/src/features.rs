@@ -254,11 +254,9 @@ fn mark_attacked(position: &Position, options: &RulesOptions, mut mark: impl FnM
     let mover = position.side_to_move();
     CAPTURES.with(|buffer| {
         let mut captures = buffer.borrow_mut();
-        let mut turned = position.clone();
         for (side, plane) in [(mover, OPPONENT_ATTACKED), (mover.opposite(), OWN_ATTACKED)] {
-            turned.set_side_to_move(side);
             captures.clear();
-            turned.generate_captures(options, &mut captures);
+            position.generate_captures_for(side, options, &mut captures);
             for point in captures.iter().flat_map(Move::removals) {
                 if position.piece_at(point).is_some_and(|p| p.color != side) {
                     mark(plane, point);

@@ -90,6 +90,18 @@ impl Position {
         movegen::generate_captures(self, opts, out);
     }
 
+    /// Appends the legal captures `side` could make now, were it its turn (for the other side
+    /// to move, a null move first): the threats a player must answer, and what the network's
+    /// attack planes mark. [`Position::generate_captures`] when `side` is to move.
+    pub fn generate_captures_for(&self, side: Color, opts: &RulesOptions, out: &mut Vec<Move>) {
+        if side == self.side_to_move() {
+            return self.generate_captures(opts, out);
+        }
+        let mut turned = self.clone();
+        turned.set_side_to_move(side);
+        turned.generate_captures(opts, out);
+    }
+
     /// Appends the legal moves of the side to move that remove the enemy piece on `target`
     /// ([`Move::removes`]): that subset of [`Position::generate_moves`], in the same order,
     /// walking only the pieces that could reach `target` (for exchange evaluation).

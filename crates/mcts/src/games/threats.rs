@@ -25,12 +25,10 @@ pub struct Threats {
 impl Threats {
     /// The threats against the side to move of `position`.
     pub fn against_mover(position: &Position, options: &RulesOptions) -> Threats {
-        let mut flipped = position.clone();
-        flipped.set_side_to_move(position.side_to_move().opposite());
         let mut replies = Vec::new();
-        flipped.generate_moves(options, &mut replies);
+        position.generate_captures_for(position.side_to_move().opposite(), options, &mut replies);
         let mut threats = Threats::default();
-        for reply in replies.iter().filter(|m| m.is_capture()) {
+        for reply in &replies {
             for point in reply.removed_points() {
                 let Some(piece) = position.piece_at(point) else {
                     continue;

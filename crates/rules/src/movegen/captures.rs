@@ -142,6 +142,16 @@ mod tests {
                 seen_kinds[kind.index()] = true;
             }
             total += captures.len();
+            // The other side's captures, were it its turn: those of the turned board.
+            let other = position.side_to_move().opposite();
+            let mut turned = position.clone();
+            turned.set_side_to_move(other);
+            let mut theirs = Vec::new();
+            position.generate_captures_for(other, opts, &mut theirs);
+            assert_eq!(theirs, full_captures(&turned, opts), "round {round}");
+            let mut ours = Vec::new();
+            position.generate_captures_for(position.side_to_move(), opts, &mut ours);
+            assert_eq!(ours, captures, "round {round}");
         }
         assert!(
             total > 5_000,
