@@ -1,12 +1,13 @@
 //! Baselines playing real Ko shogi: the greedy material grabber must beat the random mover
 //! decisively, alpha-beta at depth 2 must beat greedy, and two identical random movers must come
-//! out even.
+//! out even. A match's material samples are the balance its records replay to.
 
 use koshogi_arena::matches::new_game;
 use koshogi_arena::{
     run_match, AlphaBetaPlayer, GameScore, GreedyPlayer, MatchSettings, RandomPlayer,
 };
 use koshogi_rules::game_record::GameRecord;
+use koshogi_rules::material::baseline_balance;
 use koshogi_rules::{Position, RulesOptions};
 
 fn settings(games: usize, max_plies: u32) -> MatchSettings {
@@ -64,7 +65,24 @@ fn greedy_beats_random_decisively() {
             g.winner,
             "{text}"
         );
+        // A's material samples are greedy's balance after ply 50, 100, … of the record.
+        let expected: Vec<f32> = (1..=g.plies / 50)
+            .map(|k| {
+                let at = record.replay(options, Some(50 * k as usize)).unwrap();
+                baseline_balance(at.position(), g.a_side.color()) as f32
+            })
+            .collect();
+        assert_eq!(g.a_material, expected, "{text}");
     }
+    assert!(
+        report.games.iter().any(|g| !g.a_material.is_empty()),
+        "no game lasted 50 plies: the material samples went unchecked"
+    );
+    assert!(
+        report.summary().contains("greedy's material balance"),
+        "{}",
+        report.summary()
+    );
 }
 
 #[test]

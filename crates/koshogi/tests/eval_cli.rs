@@ -105,12 +105,13 @@ fn eval_prints_and_writes_the_table_of_the_last_checkpoint() {
     let cells: Vec<Vec<&str>> = stdout
         .lines()
         .filter(|l| l.starts_with("| "))
-        .map(|l| l.split('|').map(str::trim).collect::<Vec<_>>()[1..16].to_vec())
+        .map(|l| l.split('|').map(str::trim).collect::<Vec<_>>()[1..17].to_vec())
         .collect();
     let headers: Vec<&Vec<&str>> = cells.iter().filter(|c| c[0] == "player").collect();
     assert_eq!(headers.len(), 3, "{stdout}");
     assert_eq!(headers[0][7], "score ± 95 % CI");
-    assert_eq!(headers[0][14], "how the player's games ended");
+    assert_eq!(headers[0][14], "player's material at ply 100 / 200");
+    assert_eq!(headers[0][15], "how the player's games ended");
     let rows: Vec<&Vec<&str>> = cells
         .iter()
         .filter(|c| c[0] != "player" && !c[0].starts_with(":-"))
@@ -125,7 +126,9 @@ fn eval_prints_and_writes_the_table_of_the_last_checkpoint() {
         let number = |i: usize| cells[i].parse::<u64>().unwrap();
         assert_eq!(number(3), 2);
         assert_eq!(number(4) + number(5) + number(6), 2, "{stdout}");
-        assert_ne!(cells[14], "–", "{stdout}");
+        // Games of at most 30 plies have no material sample (the first is after ply 50).
+        assert_eq!(cells[14], "– / –", "{stdout}");
+        assert_ne!(cells[15], "–", "{stdout}");
     }
     for section in [
         "## Adjudicated at 24 plies",

@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 use super::move_stats::MoveStats;
 use super::run::{EvalConditions, EvalRow, Role, RowPlan, Section};
 use crate::matches::EndingCounts;
-use crate::statistics::{EloEstimate, WinDrawLoss};
+use crate::statistics::{EloEstimate, MeanEstimate, WinDrawLoss};
 
 const FORMAT: &str = "koshogi-eval-progress";
 const VERSION: u32 = 1;
@@ -45,6 +45,9 @@ struct StoredRow {
     player_moves: MoveStats,
     opponent_moves: MoveStats,
     mean_plies: f64,
+    /// Absent in files of binaries before the material samples.
+    #[serde(default)]
+    player_material: [Option<MeanEstimate>; 2],
 }
 
 impl StoredRow {
@@ -59,6 +62,7 @@ impl StoredRow {
             player_moves: row.player_moves,
             opponent_moves: row.opponent_moves,
             mean_plies: row.mean_plies,
+            player_material: row.player_material,
         }
     }
 
@@ -74,6 +78,7 @@ impl StoredRow {
             player_moves: self.player_moves,
             opponent_moves: self.opponent_moves,
             mean_plies: self.mean_plies,
+            player_material: self.player_material,
         }
     }
 
@@ -113,9 +118,18 @@ impl StoredRow {
             .checked_add(self.wdl.draws)?
             .checked_add(self.wdl.losses)?;
         let moves_ok = |m: &MoveStats| m.passes <= m.moves && m.captures <= m.moves;
+        let material_ok = |m: &Option<MeanEstimate>| {
+            m.is_none_or(|m| {
+                m.mean.is_finite()
+                    && m.half_width_95.is_finite()
+                    && m.half_width_95 >= 0.0
+                    && m.count as u64 <= games
+            })
+        };
         (by_ending == self.wdl
             && moves_ok(&self.player_moves)
             && moves_ok(&self.opponent_moves)
+            && self.player_material.iter().all(material_ok)
             && self.mean_plies.is_finite()
             && self.mean_plies >= 0.0)
             .then_some(games)
@@ -271,6 +285,14 @@ mod tests {
                 captures: 35,
             },
             mean_plies: 199.5,
+            player_material: [
+                Some(MeanEstimate {
+                    mean: -2.5,
+                    half_width_95: 1.25,
+                    count: 4,
+                }),
+                None,
+            ],
         }
     }
 
@@ -319,6 +341,35 @@ mod tests {
         stored["rows"][0]["mean_plies"] = serde_json::json!(-3.0);
         std::fs::write(&path, stored.to_string()).unwrap();
         assert_eq!(load(&path).rows.len(), 0);
+        // A material mean over more games than the row played (4).
+        let mut stored: serde_json::Value = serde_json::from_str(&text).unwrap();
+        stored["rows"][1]["player_material"][0]["count"] = serde_json::json!(5);
+        std::fs::write(&path, stored.to_string()).unwrap();
+        assert_eq!(load(&path).rows.len(), 1);
+        // A negative interval.
+        let mut stored: serde_json::Value = serde_json::from_str(&text).unwrap();
+        stored["rows"][0]["player_material"][0]["half_width_95"] = serde_json::json!(-1.0);
+        std::fs::write(&path, stored.to_string()).unwrap();
+        assert_eq!(load(&path).rows.len(), 0);
+    }
+
+    #[test]
+    fn rows_kept_before_the_material_column_still_resume() {
+        let (_dir, path, text) = saved();
+        let mut stored: serde_json::Value = serde_json::from_str(&text).unwrap();
+        for row in stored["rows"].as_array_mut().unwrap() {
+            row.as_object_mut()
+                .unwrap()
+                .remove("player_material")
+                .unwrap();
+        }
+        std::fs::write(&path, stored.to_string()).unwrap();
+        let resumed = load(&path);
+        assert_eq!(resumed.rows.len(), 2);
+        assert!(resumed
+            .rows
+            .iter()
+            .all(|r| r.player_material == [None, None]));
     }
 
     proptest! {

@@ -14,10 +14,10 @@ use koshogi_files::atomic::write_atomic;
 use koshogi_run_store::layout::RunLayout;
 
 use super::{progress_path, EvalConditions, EvalRow, Evaluation, Section};
-use crate::statistics::{format_elo, Z_95};
+use crate::statistics::{format_elo, MeanEstimate, Z_95};
 
 /// The table's columns, in order.
-pub const COLUMNS: [&str; 15] = [
+pub const COLUMNS: [&str; 16] = [
     "player",
     "opponent",
     "row",
@@ -32,11 +32,12 @@ pub const COLUMNS: [&str; 15] = [
     "opponent's pass %",
     "opponent's capture %",
     "mean plies",
+    "player's material at ply 100 / 200",
     "how the player's games ended",
 ];
 
 /// Columns of text (left-aligned); the others are numbers.
-const TEXT_COLUMNS: [usize; 4] = [0, 1, 2, 14];
+const TEXT_COLUMNS: [usize; 4] = [0, 1, 2, 15];
 
 /// What the columns mean, printed under the tables.
 pub const DEFINITIONS: &str = "\
@@ -53,14 +54,29 @@ cap; `cap`: drawn at the cap; `repetition`, `no moves`, `forfeit`, `other`. A pa
 after which every point holds the same piece as before (a lion-like piece stepping out and \
 back); a capture is a move after which the opponent has fewer pieces (displacement, igui, \
 shots and burning). Rates are over each side's own moves in all games of the row; the random \
-opening plies are nobody's. Mean plies include the opening.";
+opening plies are nobody's. Mean plies include the opening. Material: the player's mean \
+material balance (its pieces minus the opponent's on the baselines' scale, general 50, pawn 1) \
+after ply 100 and after ply 200, over the games that lasted so long, with its 95 % interval: \
+how far ahead or behind the player was along the way, where the score alone may sit at 0 % or \
+100 %.";
 
 fn percent(rate: Option<f64>) -> String {
     rate.map_or_else(|| "–".to_string(), |r| format!("{:.1}", 100.0 * r))
 }
 
+/// `+1.5 ± 0.8` (no game count: the row's games and lengths say it), or `–`.
+fn material_cell(estimates: &[Option<MeanEstimate>; 2]) -> String {
+    let one = |m: &Option<MeanEstimate>| {
+        m.map_or_else(
+            || "–".to_string(),
+            |m| format!("{:+.1} ± {:.1}", m.mean, m.half_width_95),
+        )
+    };
+    format!("{} / {}", one(&estimates[0]), one(&estimates[1]))
+}
+
 /// The cells of one row, as [`COLUMNS`] names them.
-pub fn row_cells(row: &EvalRow) -> [String; 15] {
+pub fn row_cells(row: &EvalRow) -> [String; 16] {
     let (score, elo) = match &row.elo {
         Some(e) => (
             format!(
@@ -91,6 +107,7 @@ pub fn row_cells(row: &EvalRow) -> [String; 15] {
         percent(row.opponent_moves.pass_rate()),
         percent(row.opponent_moves.capture_rate()),
         format!("{:.1}", row.mean_plies),
+        material_cell(&row.player_material),
         row.endings.summary(),
     ]
 }
@@ -98,7 +115,7 @@ pub fn row_cells(row: &EvalRow) -> [String; 15] {
 /// A Markdown table with padded columns (readable as plain text too): names left-aligned,
 /// numbers right-aligned.
 pub fn markdown_table(rows: &[EvalRow]) -> String {
-    let cells: Vec<[String; 15]> = rows.iter().map(row_cells).collect();
+    let cells: Vec<[String; 16]> = rows.iter().map(row_cells).collect();
     let width = |i: usize| {
         cells
             .iter()
@@ -327,6 +344,14 @@ mod tests {
                 captures: 52,
             },
             mean_plies: 282.04,
+            player_material: [
+                Some(MeanEstimate {
+                    mean: 3.26,
+                    half_width_95: 1.04,
+                    count: 100,
+                }),
+                None,
+            ],
         }
     }
 
@@ -386,6 +411,7 @@ mod tests {
                 "0.7",
                 "5.2",
                 "282.0",
+                "+3.3 ± 1.0 / –",
                 "W 27 command, 27 material; D 42 cap; L 4 material",
             ]
         );
@@ -393,7 +419,7 @@ mod tests {
         let cells = row_cells(&e.rows[1]);
         assert_eq!(cells[7], "0.0 % ± 0.0 %");
         assert_eq!(cells[8], "-inf ± inf");
-        assert_eq!(cells[14], "L 40 material");
+        assert_eq!(cells[15], "L 40 material");
         // No moves, no rates.
         let mut quiet = e.rows[1].clone();
         quiet.player_moves = MoveStats::default();
@@ -408,7 +434,7 @@ mod tests {
         let lines: Vec<&str> = table.lines().collect();
         assert_eq!(lines.len(), 4);
         assert_eq!(
-            lines[0].split('|').map(str::trim).collect::<Vec<_>>()[1..16],
+            lines[0].split('|').map(str::trim).collect::<Vec<_>>()[1..17],
             COLUMNS
         );
         assert!(
@@ -446,6 +472,12 @@ mod tests {
         assert_eq!(json["rows"][0]["role"], "checkpoint");
         assert_eq!(json["rows"][0]["section"], "adjudicated");
         assert_eq!(json["rows"][0]["endings"]["command"]["wins"], 27);
+        assert_eq!(json["rows"][0]["player_material"][0]["mean"], 3.26);
+        assert_eq!(json["rows"][0]["player_material"][0]["count"], 100);
+        assert_eq!(
+            json["rows"][0]["player_material"][1],
+            serde_json::Value::Null
+        );
     }
 
     #[test]

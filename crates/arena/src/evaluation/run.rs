@@ -43,7 +43,7 @@ use crate::players::{
     build_player, match_rules, BaselineSpec, BuildPlayerError, BuiltPlayer, PlayerOptions,
     PlayerSpec, SearchSettings,
 };
-use crate::statistics::{EloEstimate, WinDrawLoss};
+use crate::statistics::{EloEstimate, MeanEstimate, WinDrawLoss};
 use koshogi_baselines::classic::ClassicSpec;
 use koshogi_run_store::layout::RunLayout;
 
@@ -251,7 +251,13 @@ pub struct EvalRow {
     pub opponent_moves: MoveStats,
     /// Mean game length in plies, random opening included.
     pub mean_plies: f64,
+    /// The player's mean material balance after ply 100 and after ply 200, over the games
+    /// that lasted so long ([`MatchReport::material_at`]).
+    pub player_material: [Option<MeanEstimate>; 2],
 }
+
+/// The plies after which a row reports the player's material balance.
+pub const MATERIAL_PLIES: [u32; 2] = [100, 200];
 
 /// What makes an evaluation repeatable: everything that decides its games.
 #[derive(Clone, Debug, serde::Serialize)]
@@ -616,6 +622,7 @@ pub fn run_evaluation(
             player_moves: counted_player.stats,
             opponent_moves: counted_opponent.stats,
             mean_plies: report.mean_plies(),
+            player_material: MATERIAL_PLIES.map(|ply| report.material_at(ply)),
         };
         observer.row_finished(index, &result);
         rows.push(result);

@@ -21,7 +21,7 @@ use koshogi_files::atomic::write_atomic;
 use koshogi_files::small_file::read_small_text;
 
 use super::game::Side;
-use super::runner::{GameSummary, MatchSettings};
+use super::runner::{GameSummary, MatchSettings, MATERIAL_SAMPLE_EVERY};
 use crate::statistics::{GameScore, SprtSettings};
 
 pub const MATCH_FILE: &str = "match.json";
@@ -142,6 +142,20 @@ pub fn load_or_start(
                 ),
             ));
         }
+        let samples = (game.plies / MATERIAL_SAMPLE_EVERY) as usize;
+        if game.a_material.len() > samples || game.a_material.iter().any(|v| !v.is_finite()) {
+            return Err(unreadable(
+                &games_path,
+                format!(
+                    "line {}: game {} of {} plies holds {} material samples (at most {samples}, \
+                     finite)",
+                    number + 1,
+                    game.game_index,
+                    game.plies,
+                    game.a_material.len()
+                ),
+            ));
+        }
         game.score_a = score_of(game.winner, game.a_side);
         games.push(game);
     }
@@ -220,6 +234,9 @@ mod tests {
             ending,
             termination: format!("{ending:?}"),
             record: Some(PathBuf::from(format!("game-{index:06}.txt"))),
+            a_material: (1..=plies / MATERIAL_SAMPLE_EVERY)
+                .map(|k| k as f32 * -1.5)
+                .collect(),
         }
     }
 
@@ -259,6 +276,37 @@ mod tests {
                 .to_string()
                 .contains("301 plies, beyond this match's cap of 300"),
             "{error}"
+        );
+    }
+
+    #[test]
+    fn more_material_samples_than_plies_are_refused() {
+        let (dir, text) = saved_match();
+        // Game 0 lasted 120 plies: samples after ply 50 and 100, not a third.
+        let more = text.replacen("[-1.5,-3.0]", "[-1.5,-3.0,-4.5]", 1);
+        assert_ne!(more, text);
+        std::fs::write(dir.path().join(FINISHED_GAMES_FILE), more).unwrap();
+        let error = load_or_start(dir.path(), &identity(), 8).unwrap_err();
+        assert!(
+            error
+                .to_string()
+                .contains("holds 3 material samples (at most 2"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn games_kept_before_the_material_samples_still_load() {
+        let (dir, text) = saved_match();
+        let older = text.replace(",\"a_material\":[-1.5,-3.0]", "");
+        assert_ne!(older, text);
+        std::fs::write(dir.path().join(FINISHED_GAMES_FILE), older).unwrap();
+        let games = load_or_start(dir.path(), &identity(), 8).unwrap();
+        assert_eq!(games.len(), 4);
+        assert!(games[0].a_material.is_empty());
+        assert_eq!(
+            games[2].a_material,
+            vec![-1.5, -3.0, -4.5, -6.0, -7.5, -9.0]
         );
     }
 

@@ -68,4 +68,10 @@ pub trait ArenaGame: Clone + Send + Sync {
     /// `mv` written for a human record, in the current position (before it is played);
     /// `legal` holds the current legal moves (notations that disambiguate need them).
     fn move_text(&self, mv: Self::Move, legal: &[Self::Move]) -> String;
+    /// `side`'s material minus its opponent's, for the match's material samples
+    /// ([`MATERIAL_SAMPLE_EVERY`](super::runner::MATERIAL_SAMPLE_EVERY)); `None` for a game
+    /// without material.
+    fn material_balance(&self, _side: Side) -> Option<f64> {
+        None
+    }
 }

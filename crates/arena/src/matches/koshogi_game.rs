@@ -6,6 +6,7 @@
 //! `koshogi_rules::game_record::GameRecord` that `koshogi show --game FILE` can replay.
 
 use koshogi_rules::game_record::termination_text;
+use koshogi_rules::material::baseline_balance;
 use koshogi_rules::notation::format_hodges;
 use koshogi_rules::{Color, DrawReason, Game, Move, Outcome, RulesOptions, WinReason};
 
@@ -77,5 +78,10 @@ impl ArenaGame for Game {
 
     fn move_text(&self, mv: Move, legal: &[Move]) -> String {
         format_hodges(self.position(), legal, &mv)
+    }
+
+    /// On the baselines' scale (general 50, pawn 1), the one `greedy` and `ab:` count.
+    fn material_balance(&self, side: Side) -> Option<f64> {
+        Some(baseline_balance(self.position(), side.color()))
     }
 }

@@ -17,6 +17,12 @@
 //! subprocess engine that died, ran out of time or answered garbage loses that game, and the
 //! match goes on). Any other player error, or an illegal move from an in-process player, is a
 //! bug and stops the match.
+//!
+//! Material samples: every [`MATERIAL_SAMPLE_EVERY`] plies each game notes player A's material
+//! balance ([`GameSummary::a_material`]), and the summary prints its mean at plies 100, 200, …
+//! with a 95 % interval ([`MatchReport::material_at`]). A player that scores 15 % against a
+//! stronger one may lose 10 pawns by ply 150 or 30: the score cannot tell them apart, the
+//! balance can.
 
 use std::path::{Path, PathBuf};
 
@@ -32,8 +38,14 @@ use super::finished_games::{self, FinishedGamesError, MatchIdentity};
 use super::game::{ArenaGame, GameEnd, Side};
 use super::player::{derive_seed, Choice, MoveRequest, Player, PlayerError};
 use crate::statistics::{
-    EloEstimate, GameScore, PairCounts, SprtDecision, SprtSettings, SprtStatus, WinDrawLoss,
+    EloEstimate, GameScore, MeanEstimate, PairCounts, SprtDecision, SprtSettings, SprtStatus,
+    WinDrawLoss,
 };
+
+/// Plies between two samples of player A's material balance (after ply 50, 100, …).
+pub const MATERIAL_SAMPLE_EVERY: u32 = 50;
+/// The plies at which the summary prints A's mean balance: every 100, at most this many.
+const MATERIAL_SUMMARY_POINTS: u32 = 5;
 
 /// How a match is played.
 #[derive(Clone, Debug)]
@@ -105,9 +117,23 @@ pub struct GameSummary {
     pub ending: Ending,
     pub termination: String,
     pub record: Option<PathBuf>,
+    /// Player A's material balance (its material minus B's: Ko shogi's baseline scale, general
+    /// 50, pawn 1) after ply 50, 100, … of the game ([`MATERIAL_SAMPLE_EVERY`]), as long as it
+    /// lasted. Empty for games kept before the samples existed, and for games without material.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub a_material: Vec<f32>,
 }
 
 impl GameSummary {
+    /// A's material balance after `ply` plies, if the game was sampled there.
+    pub fn a_material_at(&self, ply: u32) -> Option<f64> {
+        if ply == 0 || !ply.is_multiple_of(MATERIAL_SAMPLE_EVERY) {
+            return None;
+        }
+        let index = (ply / MATERIAL_SAMPLE_EVERY - 1) as usize;
+        self.a_material.get(index).map(|&v| f64::from(v))
+    }
+
     /// The file name of the game's record (how a match's own `games.csv` names it).
     pub fn record_file_name(&self) -> Option<&Path> {
         self.record
@@ -167,6 +193,33 @@ impl MatchReport {
         counts
     }
 
+    /// The mean of A's material balance after `ply` plies over the games that lasted that long
+    /// (`None` if none did, or `ply` is not a sampled one).
+    pub fn material_at(&self, ply: u32) -> Option<MeanEstimate> {
+        let values: Vec<f64> = self
+            .games
+            .iter()
+            .filter_map(|g| g.a_material_at(ply))
+            .collect();
+        MeanEstimate::of(&values)
+    }
+
+    /// The summary's material line: A's mean balance at plies 100, 200, … (`None` without
+    /// samples).
+    fn material_summary(&self) -> Option<String> {
+        let parts: Vec<String> = (1..=MATERIAL_SUMMARY_POINTS)
+            .map(|k| k * 100)
+            .filter_map(|ply| Some(format!("ply {ply} {}", self.material_at(ply)?)))
+            .collect();
+        (!parts.is_empty()).then(|| {
+            format!(
+                "{}'s material balance (general 50, pawn 1): {}",
+                self.player_a,
+                parts.join(", ")
+            )
+        })
+    }
+
     pub fn mean_plies(&self) -> f64 {
         if self.games.is_empty() {
             0.0
@@ -189,6 +242,9 @@ impl MatchReport {
         );
         if !self.games.is_empty() {
             text.push_str(&format!("\nended: {}", self.endings().summary()));
+        }
+        if let Some(material) = self.material_summary() {
+            text.push_str(&format!("\n{material}"));
         }
         if let Some(elo) = self.elo() {
             text.push_str(&format!("\n{elo}"));
@@ -222,6 +278,21 @@ struct LiveGame<G: ArenaGame> {
     plies: u32,
     legal: Vec<G::Move>,
     end: Option<GameEnd>,
+    /// A's material balance every [`MATERIAL_SAMPLE_EVERY`] plies so far.
+    a_material: Vec<f32>,
+}
+
+impl<G: ArenaGame> LiveGame<G> {
+    /// Plays `mv` (legal) and notes A's material when the ply count reaches a sample point.
+    fn play(&mut self, mv: G::Move) {
+        self.game.play(mv);
+        self.plies += 1;
+        if self.plies.is_multiple_of(MATERIAL_SAMPLE_EVERY) {
+            if let Some(balance) = self.game.material_balance(self.a_side) {
+                self.a_material.push(balance as f32);
+            }
+        }
+    }
 }
 
 /// Plays a whole match. `new_game` returns the start position.
@@ -311,6 +382,7 @@ pub fn run_match<G: ArenaGame>(
                 opening_plies: 0,
                 legal: Vec::new(),
                 end: None,
+                a_material: Vec::new(),
                 game: start,
             };
             replay_opening(&mut live_game, &opening);
@@ -388,8 +460,7 @@ pub fn run_match<G: ArenaGame>(
                     });
                 }
                 g.moves.push(g.game.move_text(mv, &g.legal));
-                g.game.play(mv);
-                g.plies += 1;
+                g.play(mv);
                 g.legal.clear();
             }
         }
@@ -507,8 +578,7 @@ fn replay_opening<G: ArenaGame>(live: &mut LiveGame<G>, opening: &[G::Move]) {
         legal.clear();
         live.game.legal_moves(&mut legal);
         live.moves.push(live.game.move_text(mv, &legal));
-        live.game.play(mv);
-        live.plies += 1;
+        live.play(mv);
     }
     live.opening_plies = opening.len() as u32;
 }
@@ -565,6 +635,7 @@ fn finish_game<G: ArenaGame>(
         ending: end.ending,
         termination: end.reason,
         record: record_path,
+        a_material: std::mem::take(&mut g.a_material),
     };
     csv_lines.push((g.index, summary.csv_line(summary.record_file_name())));
     Ok(summary)
@@ -632,7 +703,7 @@ fn record_result(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::matches::toy::{race, Careful, Cheater, Race, Sprinter};
+    use crate::matches::toy::{race, Careful, Cheater, Passer, Race, Sprinter};
     use crate::matches::RandomPlayer;
     use crate::matches::FINISHED_GAMES_FILE;
 
@@ -698,6 +769,36 @@ mod tests {
             .games
             .iter()
             .all(|g| g.plies == 4 && g.termination.contains("max plies")));
+    }
+
+    #[test]
+    fn material_is_sampled_every_fifty_plies_from_a_s_side() {
+        // Two passers play to the cap; the toy's "material" is the plies played, from the first
+        // player's side, so A's samples are +50, +100 as first and −50, −100 as second.
+        let mut s = settings(4);
+        s.max_plies = 120;
+        let report = run_match(&race, &mut Passer, &mut Passer, &s, &mut ()).unwrap();
+        for g in &report.games {
+            let sign = if g.a_side == Side::First { 1.0 } else { -1.0 };
+            assert_eq!(g.a_material, vec![sign * 50.0, sign * 100.0], "{g:?}");
+            assert_eq!(g.a_material_at(100), Some(f64::from(sign) * 100.0));
+            assert_eq!(g.a_material_at(75), None);
+            assert_eq!(g.a_material_at(150), None);
+        }
+        let at_100 = report.material_at(100).unwrap();
+        assert_eq!((at_100.mean, at_100.count), (0.0, 4));
+        assert_eq!(report.material_at(200), None);
+        assert!(
+            report
+                .summary()
+                .contains("passer's material balance (general 50, pawn 1): ply 100 +0.0 ± "),
+            "{}",
+            report.summary()
+        );
+        // Games shorter than 50 plies have no samples, and no material line.
+        let short = run_match(&race, &mut Sprinter, &mut Sprinter, &settings(4), &mut ()).unwrap();
+        assert!(short.games.iter().all(|g| g.a_material.is_empty()));
+        assert!(!short.summary().contains("material balance"));
     }
 
     #[test]

@@ -44,6 +44,12 @@ impl ArenaGame for Race {
     fn move_text(&self, mv: u32, _legal: &[u32]) -> String {
         format!("+{mv}")
     }
+    /// The plies played are the first player's "material" (the second's is their negative),
+    /// so a test knows every material sample of a match in advance.
+    fn material_balance(&self, side: Side) -> Option<f64> {
+        let plies = f64::from(self.plies);
+        Some(if side == Side::First { plies } else { -plies })
+    }
 }
 
 pub fn race() -> Race {
@@ -91,6 +97,20 @@ impl Player<Race> for Careful {
                 }
             })
             .collect())
+    }
+}
+
+/// Always adds 0: two of them play to the ply cap.
+pub struct Passer;
+impl Player<Race> for Passer {
+    fn name(&self) -> String {
+        "passer".into()
+    }
+    fn choose_moves(
+        &mut self,
+        requests: &[MoveRequest<'_, Race>],
+    ) -> Result<Vec<u32>, PlayerError> {
+        Ok(vec![0; requests.len()])
     }
 }
 

@@ -29,7 +29,8 @@ checkpoint's search on the network's value alone (@utility=0,forced=off); the se
 and the value-only control also meet material:<sims>. --outright plays the table again to
 --outright-max-plies with capped games drawn; --movetime MS adds an equal-time table against
 classic@movetime=MS. Columns: W/D/L, score and Elo with 95 % intervals, each side's pass and
-capture rates, mean game length, how the player's games ended. Written to
+capture rates, mean game length, the player's material balance after ply 100 and 200, how
+the player's games ended. Written to
 DIR/eval/eval-step-NNNNNNNNN.md and .json. Finished rows are kept in
 DIR/eval/eval-step-NNNNNNNNN.partial.json until the table is written: the same command run
 again after an interruption resumes at the first unplayed row (delete the file to start over).
