@@ -66,12 +66,7 @@ fn percent(rate: Option<f64>) -> String {
 
 /// `+1.5 ± 0.8` (no game count: the row's games and lengths say it), or `–`.
 fn material_cell(estimates: &[Option<MeanEstimate>; 2]) -> String {
-    let one = |m: &Option<MeanEstimate>| {
-        m.map_or_else(
-            || "–".to_string(),
-            |m| format!("{:+.1} ± {:.1}", m.mean, m.half_width_95),
-        )
-    };
+    let one = |m: &Option<MeanEstimate>| m.map_or_else(|| "–".to_string(), |m| m.interval_text());
     format!("{} / {}", one(&estimates[0]), one(&estimates[1]))
 }
 

@@ -39,15 +39,17 @@ impl MeanEstimate {
             count: values.len(),
         })
     }
+
+    /// `+1.5 ± 0.8`: the mean and its interval, without the count (a table's cell, whose row
+    /// says the games).
+    pub fn interval_text(&self) -> String {
+        format!("{:+.1} ± {:.1}", self.mean, self.half_width_95)
+    }
 }
 
 impl fmt::Display for MeanEstimate {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{:+.1} ± {:.1} ({} games)",
-            self.mean, self.half_width_95, self.count
-        )
+        write!(f, "{} ({} games)", self.interval_text(), self.count)
     }
 }
 
