@@ -38,37 +38,23 @@ def read_record(path):
     return tags, moves
 
 
-def with_other_side_to_move(game):
-    """The same board with the other side to move (a null move)."""
-    board, side = game.ksfen(False).split()[:2]
-    return koshogi.Game(board + " " + ("w" if side == "b" else "b"))
-
-
-def game_ending_moves(game):
-    """The side to move's moves after which it has won."""
-    mover = game.side_to_move
-    ending = []
-    for move in game.legal_moves():
-        after = game.copy()
-        after.play(move)
-        outcome = after.outcome()
-        if outcome is not None and outcome[0] == mover:
-            ending.append(move)
-    return ending
+def other(colour):
+    return "white" if colour == "black" else "black"
 
 
 def in_check(game):
     """Whether the opponent of the side to move could end the game were it its turn (§10.3)."""
-    return bool(game_ending_moves(with_other_side_to_move(game)))
+    return game.gives_check(other(game.side_to_move))
 
 
 def escapes(game):
     """How many moves of the side to move leave the opponent no game-ending reply."""
+    opponent = other(game.side_to_move)
     count = 0
     for move in game.legal_moves():
         after = game.copy()
         after.play(move)
-        if not after.is_over() and not game_ending_moves(after):
+        if not after.is_over() and not after.gives_check(opponent):
             count += 1
     return count
 

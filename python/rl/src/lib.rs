@@ -320,6 +320,17 @@ impl Game {
         self.current_outcome().is_some()
     }
 
+    /// §10.3: whether `color` would have a move, were it its turn, after which the other side
+    /// no longer survives (the rules crate's `gives_check`).
+    fn gives_check(&self, color: &str) -> PyResult<bool> {
+        let color = parse_color(color)?;
+        Ok(koshogi_rules::gives_check(
+            self.game.position(),
+            color,
+            self.game.options(),
+        ))
+    }
+
     /// +1, 0 or −1 for `color` if the game is over, else `None`.
     fn score(&mut self, color: &str) -> PyResult<Option<i32>> {
         let color = parse_color(color)?;

@@ -1,8 +1,8 @@
 """examples/command_losses.py on a real match: `koshogi arena --a greedy --b random` (its binary
 is $KOSHOGI_BIN; the workspace's test tests/python_package.rs sets it). Greedy wins by taking
 the command, so every game the random mover lost by it is found, replays to its final move,
-and that move is one of the game-ending moves the example finds; its material samples are the
-ones the arena keeps in games.jsonl."""
+and that move ends the game as the rules' check (§10.3) said it could; its material samples are
+the ones the arena keeps in games.jsonl."""
 
 import csv
 import importlib.util
@@ -50,8 +50,12 @@ class CommandLosses(unittest.TestCase):
                 game = koshogi.Game(tags["Start"])
                 for move in moves[:-1]:
                     game.play(move)
-                final = game.canonical(moves[-1])
-                self.assertIn(final, example.game_ending_moves(game))
+                # Greedy gives check (§10.3), and its final move ends the game.
+                winner = game.side_to_move
+                self.assertTrue(game.gives_check(winner))
+                game.play(moves[-1])
+                self.assertEqual(game.outcome(), (winner, "CommandDestroyed"))
+                game.undo()
                 game.undo()  # before the random mover's last move
                 self.assertEqual(loss["balance"], game.material_balance(game.side_to_move))
                 if loss["in_check"]:

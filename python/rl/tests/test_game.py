@@ -143,6 +143,20 @@ class GameEnd(unittest.TestCase):
             self.assertEqual(game.score(loser), -1)
         self.assertEqual(game.num_legal_moves() == 0, reason in {"CommandDestroyed", "NoLegalMoves"})
 
+    def test_check_is_the_rules_check(self):
+        game = koshogi.Game()
+        self.assertFalse(game.gives_check("black"))
+        self.assertFalse(game.gives_check("white"))
+        with self.assertRaises(ValueError):
+            game.gives_check("green")
+        # At a random game's end by the command, the position before the last move let the
+        # winner end it: the winner gave check there.
+        game.play_random(5000, 11)
+        winner, reason = game.outcome()
+        if reason == "CommandDestroyed":
+            game.undo()
+            self.assertTrue(game.gives_check(winner))
+
     def test_rules_options_change_the_game(self):
         default = koshogi.Game()
         no_pass = koshogi.Game(rules={"allow_pass": False})
