@@ -703,7 +703,7 @@ fn record_result(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::matches::toy::{race, Careful, Cheater, Passer, Race, Sprinter};
+    use crate::matches::toy::{race, Always, Careful, Race};
     use crate::matches::RandomPlayer;
     use crate::matches::FINISHED_GAMES_FILE;
 
@@ -763,7 +763,14 @@ mod tests {
         // Reaching 10 takes at least 5 plies.
         let mut s = settings(20);
         s.max_plies = 4;
-        let report = run_match(&race, &mut Sprinter, &mut Sprinter, &s, &mut ()).unwrap();
+        let report = run_match(
+            &race,
+            &mut Always::sprinter(),
+            &mut Always::sprinter(),
+            &s,
+            &mut (),
+        )
+        .unwrap();
         assert_eq!(report.wdl, WinDrawLoss::new(0, 20, 0));
         assert!(report
             .games
@@ -777,7 +784,14 @@ mod tests {
         // player's side, so A's samples are +50, +100 as first and −50, −100 as second.
         let mut s = settings(4);
         s.max_plies = 120;
-        let report = run_match(&race, &mut Passer, &mut Passer, &s, &mut ()).unwrap();
+        let report = run_match(
+            &race,
+            &mut Always::passer(),
+            &mut Always::passer(),
+            &s,
+            &mut (),
+        )
+        .unwrap();
         for g in &report.games {
             let sign = if g.a_side == Side::First { 1.0 } else { -1.0 };
             assert_eq!(g.a_material, vec![sign * 50.0, sign * 100.0], "{g:?}");
@@ -796,7 +810,14 @@ mod tests {
             report.summary()
         );
         // Games shorter than 50 plies have no samples, and no material line.
-        let short = run_match(&race, &mut Sprinter, &mut Sprinter, &settings(4), &mut ()).unwrap();
+        let short = run_match(
+            &race,
+            &mut Always::sprinter(),
+            &mut Always::sprinter(),
+            &settings(4),
+            &mut (),
+        )
+        .unwrap();
         assert!(short.games.iter().all(|g| g.a_material.is_empty()));
         assert!(!short.summary().contains("material balance"));
     }
@@ -1034,7 +1055,7 @@ mod tests {
     fn illegal_moves_are_reported() {
         let err = run_match(
             &race,
-            &mut Cheater,
+            &mut Always::cheater(),
             &mut RandomPlayer::new(),
             &settings(2),
             &mut (),

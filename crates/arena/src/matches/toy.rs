@@ -59,17 +59,45 @@ pub fn race() -> Race {
     }
 }
 
-/// Always adds 2: wins almost every race against a random mover.
-pub struct Sprinter;
-impl Player<Race> for Sprinter {
+/// Adds the same number every ply, whatever the counter.
+pub struct Always {
+    add: u32,
+    name: &'static str,
+}
+
+impl Always {
+    /// Adds 2: wins almost every race against a random mover.
+    pub fn sprinter() -> Always {
+        Always {
+            add: 2,
+            name: "sprinter",
+        }
+    }
+    /// Adds 0: two of them play to the ply cap.
+    pub fn passer() -> Always {
+        Always {
+            add: 0,
+            name: "passer",
+        }
+    }
+    /// Adds 7, an illegal move, to check the arena notices.
+    pub fn cheater() -> Always {
+        Always {
+            add: 7,
+            name: "cheater",
+        }
+    }
+}
+
+impl Player<Race> for Always {
     fn name(&self) -> String {
-        "sprinter".into()
+        self.name.into()
     }
     fn choose_moves(
         &mut self,
         requests: &[MoveRequest<'_, Race>],
     ) -> Result<Vec<u32>, PlayerError> {
-        Ok(vec![2; requests.len()])
+        Ok(vec![self.add; requests.len()])
     }
 }
 
@@ -97,33 +125,5 @@ impl Player<Race> for Careful {
                 }
             })
             .collect())
-    }
-}
-
-/// Always adds 0: two of them play to the ply cap.
-pub struct Passer;
-impl Player<Race> for Passer {
-    fn name(&self) -> String {
-        "passer".into()
-    }
-    fn choose_moves(
-        &mut self,
-        requests: &[MoveRequest<'_, Race>],
-    ) -> Result<Vec<u32>, PlayerError> {
-        Ok(vec![0; requests.len()])
-    }
-}
-
-/// Plays an illegal move, to check the arena notices.
-pub struct Cheater;
-impl Player<Race> for Cheater {
-    fn name(&self) -> String {
-        "cheater".into()
-    }
-    fn choose_moves(
-        &mut self,
-        requests: &[MoveRequest<'_, Race>],
-    ) -> Result<Vec<u32>, PlayerError> {
-        Ok(vec![7; requests.len()])
     }
 }
