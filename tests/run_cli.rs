@@ -437,7 +437,11 @@ fn a_time_limit_stops_the_run_with_a_final_checkpoint() {
 
 /// The training clock of the newest checkpoint's `trainer_state.json`.
 fn trained_seconds(run: &Path) -> f64 {
-    let step = *checkpoint_steps(run).last().expect("a checkpoint");
+    clock_of(run, *checkpoint_steps(run).last().expect("a checkpoint"))
+}
+
+/// The training clock of one checkpoint's `trainer_state.json`.
+fn clock_of(run: &Path, step: u64) -> f64 {
     let path = run
         .join("checkpoints")
         .join(format!("step-{step:09}"))
@@ -492,4 +496,49 @@ fn an_hours_target_counts_every_start_of_the_run() {
     assert!(!bad.status.success());
     let err = String::from_utf8_lossy(&bad.stderr);
     assert!(err.contains("positive number of hours"), "{err}");
+}
+
+/// `train.checkpoint.keep_hours`: the checkpoint of each listed hour of the training clock
+/// outlives `keep_last`, through a second start of the run.
+#[test]
+fn the_checkpoint_of_a_listed_hour_is_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("hours.toml");
+    let text = tiny_run().replace(
+        "keep_last = 10\n",
+        "keep_last = 1\nkeep_every = 0\nkeep_hours = [0.001]\n",
+    );
+    assert!(text.contains("keep_hours"));
+    std::fs::write(&path, text).unwrap();
+    let config = path.to_str().unwrap();
+    let run = dir.path().join("run");
+    let clocks = || -> Vec<(u64, f64)> {
+        checkpoint_steps(&run)
+            .into_iter()
+            .map(|step| (step, clock_of(&run, step)))
+            .collect()
+    };
+    let with_hours = |hours: &'static str| {
+        let mut args = run_until_stopped(config, &run).to_vec();
+        args.extend(["--hours", hours]);
+        ok(&koshogi(&args))
+    };
+    // 0.001 hours = 3.6 s; the run stops at 7.2 s.
+    with_hours("0.002");
+    let first = clocks();
+    assert_eq!(
+        first.len(),
+        2,
+        "the hour's checkpoint and the last: {first:?}"
+    );
+    let (hour_step, hour_clock) = first[0];
+    assert!(
+        (3.6..first[1].1).contains(&hour_clock),
+        "kept the first checkpoint past 3.6 s: {first:?}"
+    );
+    with_hours("0.003");
+    let second = clocks();
+    assert_eq!(second.len(), 2, "{second:?}");
+    assert_eq!(second[0], (hour_step, hour_clock), "{second:?}");
+    assert!(second[1].0 > first[1].0, "{first:?} then {second:?}");
 }

@@ -242,3 +242,82 @@ fn bad_input_is_a_clear_one_line_error() {
         assert_eq!(errors.len(), 1, "{args:?}: {stderr}");
     }
 }
+
+/// Writes the training clock into a checkpoint's model card, as the trainer records it.
+fn set_training_clock(run: &Path, step: u64, seconds: f64) {
+    let card = run
+        .join("checkpoints")
+        .join(format!("step-{step:09}"))
+        .join("model.json");
+    let mut json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&card).unwrap()).unwrap();
+    json["training_seconds"] = seconds.into();
+    std::fs::write(&card, serde_json::to_string_pretty(&json).unwrap()).unwrap();
+}
+
+/// `--at-hours H` evaluates the earliest checkpoint whose training clock had reached H hours,
+/// and says clearly when none has.
+#[test]
+fn at_hours_picks_the_earliest_checkpoint_trained_that_long() {
+    let run = tempfile::tempdir().unwrap();
+    for (step, seconds) in [(0, 0.0), (100, 1800.0), (200, 3700.0), (300, 7300.0)] {
+        checkpoint(run.path(), step, 1 + step as i64);
+        set_training_clock(run.path(), step, seconds);
+    }
+    let run_arg = run.path().to_str().unwrap();
+    let eval_at = |hours: &str| {
+        koshogi(&[
+            "eval",
+            "--run",
+            run_arg,
+            "--at-hours",
+            hours,
+            "--games",
+            "2",
+            "--mcts-games",
+            "0",
+            "--no-controls",
+            "--max-plies",
+            "16",
+            "--threads",
+            "1",
+            "--device",
+            "cpu",
+        ])
+    };
+    let output = eval_at("1");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stdout}\n{stderr}");
+    assert!(stdout.contains("--at-hours 1: step 200"), "{stdout}");
+    assert!(stdout.contains("policy:step-000000200"), "{stdout}");
+    assert!(run.path().join("eval/eval-step-000000200.md").is_file());
+
+    let beyond = eval_at("3");
+    let stderr = String::from_utf8_lossy(&beyond.stderr);
+    assert!(!beyond.status.success());
+    assert!(stderr.contains("had trained 3 hours"), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+
+    for bad in ["0", "1e300", "never"] {
+        let output = eval_at(bad);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(!output.status.success(), "{bad}");
+        assert!(
+            stderr.contains("positive number of hours"),
+            "{bad}: {stderr}"
+        );
+    }
+    let both = koshogi(&[
+        "eval",
+        "--run",
+        run_arg,
+        "--at-hours",
+        "1",
+        "--checkpoint",
+        "100",
+    ]);
+    let stderr = String::from_utf8_lossy(&both.stderr);
+    assert!(!both.status.success());
+    assert!(stderr.contains("cannot be used with"), "{stderr}");
+}

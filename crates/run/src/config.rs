@@ -218,12 +218,14 @@ impl RunConfig {
 
     /// Hash of what the trained network depends on, stored in checkpoints so that a resume under
     /// other settings is reported. Stopping rules (`train.steps`) and self-play or search
-    /// settings may change between sessions of a run.
+    /// settings may change between sessions of a run, and so may the hours whose checkpoints
+    /// are kept (`train.checkpoint.keep_hours`), which a long run may be given late.
     fn training_hash(&self) -> String {
-        let train = TrainConfig {
+        let mut train = TrainConfig {
             steps: 0,
             ..self.train.clone()
         };
+        train.checkpoint.keep_hours.clear();
         config_hash(&(&self.model, &train, &self.rules, self.selfplay.max_plies))
     }
 
@@ -246,6 +248,20 @@ mod tests {
     /// The error as the command line prints it (`{:#}`: the whole chain of sources).
     fn message(err: RunError) -> String {
         format!("{:#}", anyhow::Error::from(err))
+    }
+
+    /// What a run may change between its starts leaves the hash that checkpoints carry alone;
+    /// what the network's training depends on does not.
+    #[test]
+    fn the_training_hash_ignores_stopping_and_kept_hours() {
+        let base = RunConfig::default();
+        let mut later = base.clone();
+        later.train.steps = 500;
+        later.train.checkpoint.keep_hours = vec![1.0, 8.0];
+        assert_eq!(base.training_hash(), later.training_hash());
+        let mut other = base.clone();
+        other.train.optimizer.lr *= 2.0;
+        assert_ne!(base.training_hash(), other.training_hash());
     }
 
     /// The `.toml` files in `dir` and its subdirectories (`configs/ablations/`).

@@ -8,7 +8,9 @@
 //! `step-*` is always complete: `--resume` and self-play workers list only those. Old
 //! checkpoints are pruned to the last `keep_last` plus every `keep_every`-th one (at steps that
 //! are multiples of `keep_every · every_steps`), which keeps a thinning history for evaluation
-//! without filling the disk.
+//! without filling the disk. `keep_hours` also keeps, for each listed hour of the training
+//! clock, the earliest checkpoint trained that long (the trainer writes one as the clock passes
+//! it): the checkpoints that the eval table at 1, 2, 4 and 8 hours reads, whatever the steps.
 //!
 //! With gating (`[gate]` in `koshogi run`), `accepted.json` names the checkpoint that passed its
 //! gate match ([`read_accepted`]); self-play plays that one instead of the newest, and pruning
@@ -22,7 +24,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use koshogi_files::atomic::{sync_dir, sync_tree};
-use koshogi_run_store::layout::checkpoint_dir_name;
+use koshogi_run_store::layout::{checkpoint_dir_name, MODEL_CARD_FILE};
 use koshogi_run_store::local_checkpoints::{
     latest_checkpoint, list_checkpoints, LocalCheckpointError,
 };
@@ -40,6 +42,103 @@ pub struct CheckpointConfig {
     pub keep_last: usize,
     /// Also keep every `keep_every`-th checkpoint forever (0 = none).
     pub keep_every: u64,
+    /// Also keep forever, for each of these hours of the training clock, the earliest
+    /// checkpoint trained at least that long; the trainer writes one as the clock passes each.
+    /// Empty (the default) = none. Left out of the serialised form when empty, so the hash of a
+    /// configuration written before the key existed does not change.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub keep_hours: Vec<f64>,
+}
+
+/// The most `keep_hours` entries a configuration may list.
+pub const MAX_KEEP_HOURS: usize = 64;
+
+/// The longest training time taken anywhere (`keep_hours`, `koshogi run --hours`, `koshogi
+/// eval --at-hours`), in hours: ten years, a time rather than an overflow.
+pub const MAX_TRAINING_HOURS: f64 = 87_600.0;
+
+impl CheckpointConfig {
+    /// Checks the keep policy; the message names the key.
+    pub fn validate(&self) -> Result<(), &'static str> {
+        if self.keep_last == 0 {
+            return Err("keep_last must be at least 1");
+        }
+        if self.keep_hours.len() > MAX_KEEP_HOURS {
+            return Err("keep_hours lists more than 64 hours");
+        }
+        if self
+            .keep_hours
+            .iter()
+            .any(|h| !(*h > 0.0 && *h <= MAX_TRAINING_HOURS))
+        {
+            return Err("keep_hours must list positive numbers of hours (at most 87600)");
+        }
+        Ok(())
+    }
+
+    /// The first of `keep_hours` that the training clock passed between two readings (in
+    /// seconds): `before < hour ≤ now`. The step that passes it is written and kept.
+    pub fn keep_hour_passed(&self, before_seconds: f64, now_seconds: f64) -> Option<f64> {
+        self.keep_hours
+            .iter()
+            .copied()
+            .filter(|h| before_seconds < h * 3600.0 && h * 3600.0 <= now_seconds)
+            .min_by(f64::total_cmp)
+    }
+}
+
+/// The steps `keep_hours` retains: for each hour, the earliest step whose training clock (in
+/// seconds; `None` when unknown) had reached it.
+pub fn hour_steps(clocks: &[(u64, Option<f64>)], hours: &[f64]) -> BTreeSet<u64> {
+    hours
+        .iter()
+        .filter_map(|hour| {
+            clocks
+                .iter()
+                .filter(|(_, clock)| clock.is_some_and(|c| c >= hour * 3600.0))
+                .map(|(step, _)| *step)
+                .min()
+        })
+        .collect()
+}
+
+/// The training clock a checkpoint's model card recorded, if it can be read.
+fn checkpoint_clock(checkpoint: &Path) -> Option<f64> {
+    koshogi_nn::checkpoint::read_card(&checkpoint.join(MODEL_CARD_FILE))
+        .ok()?
+        .training_seconds
+}
+
+/// The checkpoints in `dir` that `keep_hours` retains.
+pub fn hour_checkpoints(dir: &Path, hours: &[f64]) -> Result<BTreeSet<u64>, CheckpointError> {
+    if hours.is_empty() {
+        return Ok(BTreeSet::new());
+    }
+    Ok(hour_steps_of(&list_checkpoints(dir)?, hours))
+}
+
+/// What a store keeps of its `published` steps: the keep policy over them, plus the hour
+/// checkpoints that the local checkpoint directory `dir` spares (their clocks are in its model
+/// cards). Unsure which those are (`dir` cannot be listed), it keeps every published step.
+pub fn published_steps_to_keep(
+    published: &[u64],
+    config: &CheckpointConfig,
+    dir: &Path,
+) -> BTreeSet<u64> {
+    let mut keep = steps_to_keep(published, config);
+    match hour_checkpoints(dir, &config.keep_hours) {
+        Ok(hours) => keep.extend(hours),
+        Err(_) => keep.extend(published.iter().copied()),
+    }
+    keep
+}
+
+fn hour_steps_of(entries: &[CheckpointEntry], hours: &[f64]) -> BTreeSet<u64> {
+    let clocks: Vec<(u64, Option<f64>)> = entries
+        .iter()
+        .map(|e| (e.step, checkpoint_clock(&e.path)))
+        .collect();
+    hour_steps(&clocks, hours)
 }
 
 impl Default for CheckpointConfig {
@@ -48,6 +147,7 @@ impl Default for CheckpointConfig {
             every_steps: 500,
             keep_last: 5,
             keep_every: 10,
+            keep_hours: Vec::new(),
         }
     }
 }
@@ -111,9 +211,7 @@ impl CheckpointManager {
         dir: impl Into<PathBuf>,
         config: &CheckpointConfig,
     ) -> Result<Self, CheckpointError> {
-        if config.keep_last == 0 {
-            return Err(CheckpointError::Config("keep_last must be at least 1"));
-        }
+        config.validate().map_err(CheckpointError::Config)?;
         let dir = dir.into();
         fs::create_dir_all(&dir).map_err(io_error("creating", &dir))?;
         for entry in fs::read_dir(&dir).map_err(io_error("listing", &dir))? {
@@ -192,6 +290,9 @@ impl CheckpointManager {
         let all = self.list()?;
         let steps: Vec<u64> = all.iter().map(|c| c.step).collect();
         let mut keep = steps_to_keep(&steps, &self.config);
+        if !self.config.keep_hours.is_empty() {
+            keep.extend(hour_steps_of(&all, &self.config.keep_hours));
+        }
         // Self-play may be playing the accepted checkpoint; never delete it.
         keep.extend(read_accepted(&self.dir));
         let mut removed = Vec::new();
@@ -227,7 +328,89 @@ mod tests {
             every_steps,
             keep_last,
             keep_every,
+            keep_hours: Vec::new(),
         }
+    }
+
+    #[test]
+    fn keeps_the_earliest_checkpoint_past_each_listed_hour() {
+        let hour = 3600.0;
+        let clocks = [
+            (0, Some(0.0)),
+            (100, Some(0.9 * hour)),
+            (150, None), // an unreadable card is never an hour checkpoint
+            (200, Some(1.0 * hour)),
+            (300, Some(1.5 * hour)),
+            (400, Some(2.5 * hour)),
+            (500, Some(3.0 * hour)),
+        ];
+        let keep = hour_steps(&clocks, &[1.0, 2.0, 4.0]);
+        // 1 h: step 200 (exactly one hour); 2 h: step 400; 4 h: not reached yet.
+        assert_eq!(keep, [200, 400].into_iter().collect());
+        // Two hours reached by the same checkpoint keep it once.
+        assert_eq!(
+            hour_steps(&clocks, &[2.1, 2.5]),
+            [400].into_iter().collect()
+        );
+        assert!(hour_steps(&clocks, &[]).is_empty());
+    }
+
+    #[test]
+    fn the_hour_passed_between_two_clock_readings() {
+        let config = CheckpointConfig {
+            keep_hours: vec![2.0, 1.0],
+            ..CheckpointConfig::default()
+        };
+        assert_eq!(config.keep_hour_passed(3599.0, 3600.0), Some(1.0));
+        assert_eq!(
+            config.keep_hour_passed(3600.0, 3700.0),
+            None,
+            "already past"
+        );
+        assert_eq!(
+            config.keep_hour_passed(100.0, 8000.0),
+            Some(1.0),
+            "the first"
+        );
+        assert_eq!(config.keep_hour_passed(5000.0, 7300.0), Some(2.0));
+        assert_eq!(config.keep_hour_passed(0.0, 10.0), None);
+        assert_eq!(CheckpointConfig::default().keep_hour_passed(0.0, 1e9), None);
+    }
+
+    #[test]
+    fn keep_hours_are_checked() {
+        let with = |hours: Vec<f64>| CheckpointConfig {
+            keep_hours: hours,
+            ..CheckpointConfig::default()
+        };
+        assert!(with(vec![1.0, 2.0, 4.0, 8.0]).validate().is_ok());
+        for bad in [
+            vec![0.0],
+            vec![-1.0],
+            vec![f64::NAN],
+            vec![f64::INFINITY],
+            vec![1e6],
+        ] {
+            let err = with(bad.clone()).validate().unwrap_err();
+            assert!(err.contains("keep_hours"), "{bad:?}: {err}");
+        }
+        assert!(with(vec![1.0; 65]).validate().is_err());
+        let root = tempfile::tempdir().unwrap();
+        let err = CheckpointManager::open(root.path(), &with(vec![0.0])).unwrap_err();
+        assert!(err.to_string().contains("keep_hours"), "{err}");
+    }
+
+    /// An empty `keep_hours` is left out of the serialised configuration, so the hash that
+    /// checkpoints carry is the one configurations had before the key existed.
+    #[test]
+    fn an_empty_keep_hours_is_not_serialised() {
+        let json = serde_json::to_string(&CheckpointConfig::default()).unwrap();
+        assert!(!json.contains("keep_hours"), "{json}");
+        let with = CheckpointConfig {
+            keep_hours: vec![1.0],
+            ..CheckpointConfig::default()
+        };
+        assert!(serde_json::to_string(&with).unwrap().contains("keep_hours"));
     }
 
     #[test]

@@ -272,8 +272,8 @@ impl TrainConfig {
         if weights.iter().any(|w| !(*w >= 0.0 && w.is_finite())) {
             return bad("loss weights must be non-negative and finite");
         }
-        if self.checkpoint.keep_last == 0 {
-            return bad("checkpoint.keep_last must be at least 1");
+        if let Err(reason) = self.checkpoint.validate() {
+            return bad(&format!("checkpoint.{reason}"));
         }
         self.window.validate()?;
         self.optimizer.validate()?;

@@ -192,6 +192,10 @@ pub struct Trainer {
     /// when it opened it: together the run's training clock ([`Trainer::training_seconds`]).
     trained_before: f64,
     opened: Instant,
+    /// The training clock after the last step (at open: the resumed checkpoint's), so that a
+    /// step passing one of `train.checkpoint.keep_hours` is noticed, even the first after a
+    /// resume.
+    clock_at_last_step: f64,
 }
 
 impl Trainer {
@@ -240,6 +244,7 @@ impl Trainer {
                     last_checkpoint: None,
                     trained_before: 0.0,
                     opened: Instant::now(),
+                    clock_at_last_step: 0.0,
                 };
                 trainer.save_checkpoint()?;
                 tracing::info!(
@@ -344,6 +349,7 @@ impl Trainer {
             last_checkpoint: Some(entry),
             trained_before: state.training_seconds,
             opened: Instant::now(),
+            clock_at_last_step: state.training_seconds,
         })
     }
 
@@ -625,7 +631,17 @@ impl Trainer {
                             );
                         }
                     }
-                    if self.checkpoints.is_due(self.step) {
+                    let clock = self.training_seconds();
+                    let keep = &self.setup.train.checkpoint;
+                    let hour = keep.keep_hour_passed(self.clock_at_last_step, clock);
+                    self.clock_at_last_step = clock;
+                    if let Some(hour) = hour {
+                        tracing::info!(
+                            step = self.step,
+                            "the training clock passed {hour} h: this checkpoint is kept"
+                        );
+                    }
+                    if hour.is_some() || self.checkpoints.is_due(self.step) {
                         self.save_checkpoint()?;
                     }
                     batch_wait_since = Instant::now();

@@ -7,6 +7,7 @@ use std::sync::atomic::AtomicBool;
 
 use koshogi_nn::{DeviceSpec, ModelConfig};
 use koshogi_run_store::local_checkpoints::list_checkpoints;
+use koshogi_train::checkpoint_manager::published_steps_to_keep;
 use koshogi_train::config::TrainPrecision;
 use koshogi_train::sampler::Draw;
 use koshogi_train::synthetic::{write_random_games, SyntheticOptions};
@@ -198,6 +199,75 @@ fn checkpoints_hold_every_file_and_a_fresh_run_refuses_an_existing_directory() {
     };
     let refused = Trainer::open(fresh).err().expect("refused").to_string();
     assert!(refused.contains("--resume"), "{refused}");
+}
+
+/// `keep_hours`: the step that passes a listed hour of the training clock is written although
+/// no checkpoint is due, and pruning spares it (and nothing else beyond `keep_last`). Passing
+/// the hour is made certain by resuming: the mark lies a microsecond after the resumed
+/// checkpoint's clock, and opening a trainer takes longer than that.
+#[test]
+fn the_step_that_passes_a_kept_hour_is_written_and_kept() {
+    let root = tempfile::tempdir().unwrap();
+    let run = root.path().join("run");
+    write_shards(&run);
+    let steps_of = |run: &Path| -> Vec<u64> {
+        list_checkpoints(&run.join("checkpoints"))
+            .unwrap()
+            .iter()
+            .map(|c| c.step)
+            .collect()
+    };
+    let with_keep = |steps: u64, keep_hours: Vec<f64>| {
+        let mut config = setup(&run, steps, OptimizerKind::Sgd);
+        config.train.checkpoint.keep_last = 1;
+        config.train.checkpoint.keep_every = 0;
+        config.train.checkpoint.keep_hours = keep_hours;
+        config
+    };
+    let stop = AtomicBool::new(false);
+    Trainer::open(with_keep(4, Vec::new()))
+        .unwrap()
+        .run(&stop, None)
+        .unwrap();
+    assert_eq!(steps_of(&run), vec![4], "keep_last = 1 and nothing else");
+    let card = koshogi_nn::checkpoint::read_card(
+        &run.join("checkpoints/step-000000004").join(MODEL_CARD_FILE),
+    )
+    .unwrap();
+    let clock = card.training_seconds.expect("the card records the clock");
+
+    let mark_hours = (clock + 1e-6) / 3600.0;
+    let mut trainer = Trainer::open(with_keep(7, vec![mark_hours])).unwrap();
+    trainer.run(&stop, None).unwrap();
+    // Step 5 passed the mark (every_steps = 3 would not have written it); step 6 was due and
+    // pruned; step 7 is the last.
+    assert_eq!(steps_of(&run), vec![5, 7]);
+    let kept = koshogi_nn::checkpoint::read_card(
+        &run.join("checkpoints/step-000000005").join(MODEL_CARD_FILE),
+    )
+    .unwrap();
+    assert!(kept.training_seconds.unwrap() >= mark_hours * 3600.0);
+
+    // A later start keeps it still, and keeps no other.
+    Trainer::open(with_keep(10, vec![mark_hours]))
+        .unwrap()
+        .run(&stop, None)
+        .unwrap();
+    assert_eq!(steps_of(&run), vec![5, 10]);
+
+    // A store keeps the same hour checkpoint among its published steps, read from the local
+    // cards, and everything when the local directory cannot be listed (here: it is a file).
+    let keep = with_keep(10, vec![mark_hours]).train.checkpoint;
+    let published = [0, 3, 4, 5, 6, 9, 10];
+    let local = run.join("checkpoints");
+    assert_eq!(
+        published_steps_to_keep(&published, &keep, &local),
+        [5, 10].into_iter().collect()
+    );
+    assert_eq!(
+        published_steps_to_keep(&published, &keep, &local.join("step-000000005/model.json")),
+        published.into_iter().collect()
+    );
 }
 
 #[test]

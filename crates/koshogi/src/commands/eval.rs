@@ -14,6 +14,7 @@ use koshogi_arena::players::parse_player_list;
 use koshogi_arena::PlayerSpec;
 use koshogi_baselines::classic::MAX_MOVETIME_MS;
 use koshogi_run_store::layout::{parse_step, RunLayout};
+use koshogi_train::checkpoint_manager::hour_checkpoints;
 
 use crate::match_flags::MatchFlags;
 use crate::match_progress::RowProgress;
@@ -38,6 +39,7 @@ again after an interruption resumes at the first unplayed row (delete the file t
 Examples:
   koshogi eval --run runs/quick
   koshogi eval --run runs/quick --checkpoint 200 --opponents greedy,random --mcts-games 0
+  koshogi eval --run runs/long --at-hours 4 --opponents greedy,ab:2
   koshogi eval --run runs/cpu --opponents greedy,ab:2 --outright --movetime 1000";
 
 #[derive(Args)]
@@ -49,6 +51,11 @@ pub struct EvalArgs {
     /// The step of the checkpoint to evaluate (`1200` or `step-000001200`); default: the last.
     #[arg(long, value_name = "STEP", value_parser = parse_step_arg)]
     pub checkpoint: Option<u64>,
+    /// Evaluate the earliest checkpoint that had trained H hours by the training clock
+    /// (`koshogi run --hours`; `train.checkpoint.keep_hours` keeps those checkpoints).
+    #[arg(long, value_name = "H", conflicts_with = "checkpoint",
+          value_parser = crate::commands::run::positive_hours)]
+    pub at_hours: Option<f64>,
     /// Games of each policy row (0 = none). Rounded up to even: each opening is played with
     /// both colours.
     #[arg(long, default_value_t = 100)]
@@ -99,6 +106,24 @@ pub struct EvalArgs {
     pub network: NetworkPlayerFlags,
 }
 
+/// The step of the earliest checkpoint of `run` whose training clock had reached `hours`.
+fn checkpoint_at_hours(run: &std::path::Path, hours: f64) -> Result<u64> {
+    let dir = RunLayout::new(run).checkpoints_dir();
+    let found =
+        hour_checkpoints(&dir, &[hours]).with_context(|| format!("listing {}", dir.display()))?;
+    match found.first() {
+        Some(&step) => {
+            println!("--at-hours {hours}: step {step}");
+            Ok(step)
+        }
+        None => bail!(
+            "no checkpoint in {} had trained {hours} hours (the training clock is in each \
+             checkpoint's model card; checkpoints written before it was recorded have none)",
+            dir.display()
+        ),
+    }
+}
+
 fn parse_step_arg(text: &str) -> Result<u64, String> {
     parse_step(text).ok_or_else(|| format!("`{text}` is not a step (e.g. 1200 or step-000001200)"))
 }
@@ -120,9 +145,14 @@ pub fn run(args: EvalArgs) -> Result<()> {
     if equal_time.is_none() && args.movetime_opponent.is_some() {
         bail!("--movetime-opponent needs --movetime MS");
     }
+    koshogi_run::require_local_run(&args.run)?;
+    let checkpoint_step = match args.at_hours {
+        Some(hours) => Some(checkpoint_at_hours(&args.run, hours)?),
+        None => args.checkpoint,
+    };
     let runtime = args.network.runtime()?;
     let settings = EvalSettings {
-        checkpoint_step: args.checkpoint,
+        checkpoint_step,
         policy_games: args.games,
         mcts_games: args.mcts_games,
         simulations: args.sims,
@@ -141,7 +171,6 @@ pub fn run(args: EvalArgs) -> Result<()> {
         keep_records: args.records,
         resume: true,
     };
-    koshogi_run::require_local_run(&args.run)?;
     let plan = plan_evaluation(&args.run, &settings)?;
     let mut progress = RowProgress::new(plan.rows.len());
     let evaluation = run_evaluation(&plan, &settings, &mut progress)?;

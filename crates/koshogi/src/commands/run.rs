@@ -8,6 +8,7 @@ use anyhow::{anyhow, Result};
 use clap::Args;
 use koshogi_run::selfplay_role::Reporter;
 use koshogi_run::{prepare_run_dir, OneProcessRun};
+use koshogi_train::checkpoint_manager::MAX_TRAINING_HOURS;
 
 use crate::interrupt::{stop_after, stop_flag_on_interrupt};
 use crate::run_location::RunLocation;
@@ -35,15 +36,12 @@ pub struct RunArgs {
     pub hours: Option<f64>,
 }
 
-/// The longest time limit taken, in hours (ten years): a time, not an overflow.
-const MAX_HOURS: f64 = 87_600.0;
-
 fn positive_time(text: &str, unit: &str, per_hour: f64) -> Result<f64, String> {
     match text.parse::<f64>() {
-        Ok(amount) if amount > 0.0 && amount <= MAX_HOURS * per_hour => Ok(amount),
+        Ok(amount) if amount > 0.0 && amount <= MAX_TRAINING_HOURS * per_hour => Ok(amount),
         _ => Err(format!(
             "`{text}` is not a positive number of {unit} (at most {})",
-            MAX_HOURS * per_hour
+            MAX_TRAINING_HOURS * per_hour
         )),
     }
 }
@@ -52,7 +50,8 @@ fn positive_minutes(text: &str) -> Result<f64, String> {
     positive_time(text, "minutes", 60.0)
 }
 
-fn positive_hours(text: &str) -> Result<f64, String> {
+/// A number of hours for `--hours` (and `koshogi eval --at-hours`).
+pub(crate) fn positive_hours(text: &str) -> Result<f64, String> {
     positive_time(text, "hours", 1.0)
 }
 

@@ -14,9 +14,10 @@
 
 use anyhow::Result;
 use clap::Args;
+use koshogi_run_store::layout::RunLayout;
 use koshogi_run_store::role_sync::{prepare_trainer_cache, trainer_sync};
 use koshogi_run_store::SyncThread;
-use koshogi_train::checkpoint_manager::steps_to_keep;
+use koshogi_train::checkpoint_manager::published_steps_to_keep;
 use koshogi_train::Trainer;
 
 use crate::interrupt::stop_flag_on_interrupt;
@@ -95,8 +96,9 @@ fn run_stored(args: TrainArgs, remote: koshogi_run_store::RemoteRun) -> Result<(
     )));
     let sync = SyncThread::spawn("store-sync", poll, stop.clone(), {
         let keep = config.train.checkpoint.clone();
+        let local = RunLayout::new(&cache.dir).checkpoints_dir();
         trainer_sync(remote.clone(), cache.dir.clone(), move |steps| {
-            steps_to_keep(steps, &keep)
+            published_steps_to_keep(steps, &keep, &local)
         })
     })?;
     let trained = Trainer::open(setup).and_then(|mut trainer| {
