@@ -133,7 +133,11 @@ pub fn published_steps_to_keep(
     keep
 }
 
+/// [`hour_steps`] of listed checkpoints; their cards are read only when hours are listed.
 fn hour_steps_of(entries: &[CheckpointEntry], hours: &[f64]) -> BTreeSet<u64> {
+    if hours.is_empty() {
+        return BTreeSet::new();
+    }
     let clocks: Vec<(u64, Option<f64>)> = entries
         .iter()
         .map(|e| (e.step, checkpoint_clock(&e.path)))
@@ -290,9 +294,7 @@ impl CheckpointManager {
         let all = self.list()?;
         let steps: Vec<u64> = all.iter().map(|c| c.step).collect();
         let mut keep = steps_to_keep(&steps, &self.config);
-        if !self.config.keep_hours.is_empty() {
-            keep.extend(hour_steps_of(&all, &self.config.keep_hours));
-        }
+        keep.extend(hour_steps_of(&all, &self.config.keep_hours));
         // Self-play may be playing the accepted checkpoint; never delete it.
         keep.extend(read_accepted(&self.dir));
         let mut removed = Vec::new();
